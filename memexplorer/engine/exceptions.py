@@ -1,0 +1,134 @@
+"""The engine's one family of exceptions.
+
+Every error the engine raises on purpose derives from :class:`MemoryError`
+(the reference library's name for its base class). Each carries a short
+``title`` and a ``hint`` that tells the operator what to do, so the app and the
+CLI can show any of them the same way. Errors that the reference API promises
+as ``ValueError`` or ``TypeError`` also derive from those built-ins.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+__all__ = [
+    "AgentNameError",
+    "CorruptStoreError",
+    "EngineError",
+    "ExperienceNotFoundError",
+    "ImportDataError",
+    "InvalidExperienceError",
+    "MemoryError",
+    "MemoryQuotaExceededError",
+    "NotAStoreError",
+    "QueryCostExceededError",
+    "ReadOnlyStoreError",
+    "SchemaMismatchError",
+    "SecurityViolationError",
+    "StoreLockedError",
+    "StoreNotFoundError",
+    "UnsupportedEngineError",
+]
+
+
+class MemoryError(Exception):  # noqa: A001 - the reference library's public name
+    """Base of every error the engine raises on purpose."""
+
+    title = "Memory engine error"
+    hint = ""
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        super().__init__(message)
+        if hint is not None:
+            self.hint = hint
+
+    @property
+    def message(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+    def describe(self) -> str:
+        """The message followed by what to do, for display."""
+        return f"{self.message}\n{self.hint}" if self.hint else self.message
+
+
+EngineError = MemoryError
+
+
+class ExperienceNotFoundError(MemoryError):
+    title = "Experience not found"
+
+
+class InvalidExperienceError(MemoryError, ValueError):
+    title = "Invalid experience"
+
+
+class MemoryQuotaExceededError(MemoryError):
+    title = "Storage quota exceeded"
+    hint = "Raise max_memory_mb, or remove old experiences (memexplorer clean)."
+
+
+class SecurityViolationError(MemoryError):
+    title = "Not allowed"
+
+
+class QueryCostExceededError(MemoryError):
+    title = "Query too expensive"
+
+
+class AgentNameError(MemoryError, ValueError):
+    title = "Invalid agent name"
+    hint = (
+        "Agent names are 1-64 characters: letters, digits, '-' and '_', "
+        "starting with a letter or digit."
+    )
+
+
+class StoreError(MemoryError):
+    """An error about one store on disk; ``path`` names it."""
+
+    title = "Store error"
+
+    def __init__(self, path: str | Path, message: str, *, hint: str | None = None) -> None:
+        self.path = Path(path)
+        super().__init__(f"{message}: {self.path}", hint=hint)
+
+
+class StoreNotFoundError(StoreError, FileNotFoundError):
+    title = "No such store"
+    hint = "Check the path; stores are Kuzu files, SQLite files or amplihack home folders."
+
+
+class NotAStoreError(StoreError):
+    title = "Not a memory store"
+    hint = "Point memexplorer at a Kuzu or SQLite memory store, an agent folder or a home."
+
+
+class CorruptStoreError(StoreError):
+    title = "Damaged store"
+    hint = "The file is truncated or damaged. Restore it from a backup; nothing was changed."
+
+
+class UnsupportedEngineError(StoreError):
+    title = "Store needs another engine"
+
+
+class StoreLockedError(StoreError):
+    title = "Store is in use"
+    hint = (
+        "Another process (probably a running agent) holds this store for writing. "
+        "Stop that process, or retry when it has finished; memexplorer did not touch the file."
+    )
+
+
+class ReadOnlyStoreError(StoreError):
+    title = "Store is open read-only"
+    hint = "Open the store for writing to change it."
+
+
+class SchemaMismatchError(StoreError):
+    title = "Unexpected schema"
+
+
+class ImportDataError(MemoryError, ValueError):
+    title = "Bad import data"
+    hint = "Use a file written by export_to_json() (format 1.0) or memexplorer export (1.1)."

@@ -1,0 +1,251 @@
+"""The storage seam: every graph-database call of the engine goes through here.
+
+One small protocol, :class:`GraphStore`, and its Kuzu implementation. A second
+engine (LadybugDB) implements the same protocol; nothing above this module
+imports ``kuzu``. Raw engine messages never escape: they become errors of the
+engine's family that say what happened and what to do.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from .exceptions import (
+    CorruptStoreError,
+    MemoryError,
+    NotAStoreError,
+    ReadOnlyStoreError,
+    StoreError,
+    StoreLockedError,
+    StoreNotFoundError,
+)
+
+__all__ = [
+    "DEFAULT_BUFFER_POOL",
+    "GraphStore",
+    "KuzuStore",
+    "QueryError",
+    "RelTable",
+    "identifier",
+    "literal",
+    "open_kuzu",
+]
+
+#: Buffer pool for each open store. Kuzu's default reserves 80% of RAM per
+#: database, which is wasteful when an operator opens a whole home at once.
+DEFAULT_BUFFER_POOL = 256 * 1024 * 1024
+
+
+class QueryError(MemoryError):
+    title = "Query failed"
+
+
+@dataclass(frozen=True)
+class RelTable:
+    name: str
+    pairs: tuple[tuple[str, str], ...]
+
+    @property
+    def sources(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(src for src, _ in self.pairs))
+
+
+class GraphStore(Protocol):
+    """What the engine needs from a graph database."""
+
+    path: Path
+    read_only: bool
+    engine: str
+
+    def rows(self, cypher: str, params: dict[str, Any] | None = None) -> list[list[Any]]: ...
+
+    def execute(self, cypher: str, params: dict[str, Any] | None = None) -> None: ...
+
+    def transaction(self) -> Any: ...
+
+    def node_tables(self) -> list[str]: ...
+
+    def rel_tables(self) -> dict[str, RelTable]: ...
+
+    def columns(self, table: str) -> list[tuple[str, str]]: ...
+
+    def has_table(self, name: str) -> bool: ...
+
+    def interrupt(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,127}$")
+
+
+def identifier(name: str) -> str:
+    """A table or column name checked and quoted for Cypher.
+
+    Kuzu takes no parameters for names (``CALL table_info`` wants a literal), so
+    names, which come from the store's own catalog, are checked against a strict
+    pattern and quoted; anything else is refused.
+    """
+    if not _IDENTIFIER.match(name):
+        raise QueryError(f"Not a valid table or column name: {name!r}")
+    return f"`{name}`"
+
+
+def literal(name: str) -> str:
+    """A checked table name as a Cypher string literal, for CALL functions."""
+    identifier(name)
+    return f"'{name}'"
+
+
+def _translate(path: Path, exc: Exception) -> StoreError:
+    """Turn a kuzu RuntimeError raised while opening into an engine error."""
+    text = str(exc)
+    if "Could not set lock" in text:
+        return StoreLockedError(path, "Another process holds this store for writing")
+    if "not a valid Kuzu database" in text:
+        return NotAStoreError(path, "Not a Kuzu database")
+    if "Reading past the end of the file" in text or "Corrupted" in text:
+        return CorruptStoreError(path, "The store is truncated or damaged")
+    if "READ ONLY mode" in text:
+        return StoreNotFoundError(path, "No store at this path")
+    if "Permission denied" in text:
+        return StoreError(
+            path, "Permission denied", hint="Run as a user who can read (and lock) the file."
+        )
+    return CorruptStoreError(path, f"Kuzu could not open the store ({text.splitlines()[0]})")
+
+
+class KuzuStore:
+    """A Kuzu 0.11 database file, opened read-only unless asked otherwise."""
+
+    engine = "kuzu"
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        read_only: bool = True,
+        buffer_pool_size: int = DEFAULT_BUFFER_POOL,
+    ) -> None:
+        import kuzu
+
+        self.path = Path(path)
+        self.read_only = read_only
+        self._lock = threading.RLock()
+        self._in_transaction = False
+        try:
+            self._db = kuzu.Database(
+                str(self.path), read_only=read_only, buffer_pool_size=buffer_pool_size
+            )
+            self._conn = kuzu.Connection(self._db)
+        except RuntimeError as exc:
+            raise _translate(self.path, exc) from None
+        self._closed = False
+
+    # -- queries -----------------------------------------------------------------
+    def _run(self, cypher: str, params: dict[str, Any] | None) -> Any:
+        if self._closed:
+            raise QueryError(f"The store is closed: {self.path}")
+        try:
+            return self._conn.execute(cypher, params or {})
+        except RuntimeError as exc:
+            text = str(exc)
+            if "read-only database" in text:
+                raise ReadOnlyStoreError(self.path, "This store is open read-only") from None
+            if "Interrupted" in text:
+                raise QueryError("The query was cancelled.") from None
+            raise QueryError(
+                f"Kuzu refused a query: {text.splitlines()[0]}",
+                hint=f"Store: {self.path}",
+            ) from None
+
+    def rows(self, cypher: str, params: dict[str, Any] | None = None) -> list[list[Any]]:
+        """Run a parameterised query and return every row."""
+        with self._lock:
+            result = self._run(cypher, params)
+            out: list[list[Any]] = []
+            while result.has_next():
+                out.append(result.get_next())
+            result.close()
+            return out
+
+    def scalar(self, cypher: str, params: dict[str, Any] | None = None) -> Any:
+        rows = self.rows(cypher, params)
+        return rows[0][0] if rows else None
+
+    def execute(self, cypher: str, params: dict[str, Any] | None = None) -> None:
+        with self._lock:
+            result = self._run(cypher, params)
+            result.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[KuzuStore]:
+        """All writes inside commit together or not at all (re-entrant)."""
+        with self._lock:
+            if self._in_transaction:
+                yield self
+                return
+            self.execute("BEGIN TRANSACTION")
+            self._in_transaction = True
+            try:
+                yield self
+            except BaseException:
+                self._in_transaction = False
+                self.execute("ROLLBACK")
+                raise
+            self._in_transaction = False
+            self.execute("COMMIT")
+
+    # -- catalog -----------------------------------------------------------------
+    def _tables(self) -> list[tuple[str, str]]:
+        return [(row[1], row[2]) for row in self.rows("CALL show_tables() RETURN *")]
+
+    def node_tables(self) -> list[str]:
+        return sorted(name for name, kind in self._tables() if kind == "NODE")
+
+    def rel_tables(self) -> dict[str, RelTable]:
+        out: dict[str, RelTable] = {}
+        for name, kind in self._tables():
+            if kind != "REL":
+                continue
+            pairs = self.rows(f"CALL show_connection({literal(name)}) RETURN *")
+            out[name] = RelTable(name, tuple((p[0], p[1]) for p in pairs))
+        return dict(sorted(out.items()))
+
+    def columns(self, table: str) -> list[tuple[str, str]]:
+        rows = self.rows(f"CALL table_info({literal(table)}) RETURN *")
+        return [(row[1], row[2]) for row in rows]
+
+    def has_table(self, name: str) -> bool:
+        return any(table == name for table, _ in self._tables())
+
+    # -- lifecycle ---------------------------------------------------------------
+    def interrupt(self) -> None:
+        """Cancel the query running on this store (from another thread)."""
+        if not self._closed:
+            self._conn.interrupt()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            self._conn.close()
+            self._db.close()
+
+    def __enter__(self) -> KuzuStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def open_kuzu(path: str | Path, *, read_only: bool = True) -> KuzuStore:
+    """Open a Kuzu store; callers check the file header first (see stores.py)."""
+    return KuzuStore(path, read_only=read_only)

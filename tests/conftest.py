@@ -1,0 +1,40 @@
+"""Shared fixtures: the reference stores, unpacked fresh for every test that asks."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tarfile
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(__file__).parent / "fixtures"
+TARBALL = FIXTURES / "reference-stores.tar.gz"
+
+
+@pytest.fixture(scope="session")
+def _pristine_stores(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tarball unpacked once per session; tests only ever see copies of it."""
+    target = tmp_path_factory.mktemp("pristine")
+    with tarfile.open(TARBALL) as archive:
+        archive.extractall(target, filter="data")
+    return target
+
+
+@pytest.fixture
+def reference_stores(_pristine_stores: Path, tmp_path: Path) -> Path:
+    """A private copy of the reference stores in this test's tmp_path."""
+    target = tmp_path / "reference"
+    shutil.copytree(_pristine_stores, target, symlinks=True)
+    return target
+
+
+@pytest.fixture(scope="session")
+def manifest() -> dict:
+    return json.loads((FIXTURES / "MANIFEST.json").read_text())
+
+
+@pytest.fixture(scope="session")
+def expected_retrieval() -> dict:
+    return json.loads((FIXTURES / "expected_retrieval.json").read_text())
