@@ -18,6 +18,7 @@ __all__ = [
     "ExperienceNotFoundError",
     "ImportDataError",
     "InvalidExperienceError",
+    "InvalidInputError",
     "MemoryError",
     "MemoryQuotaExceededError",
     "NotAStoreError",
@@ -31,7 +32,7 @@ __all__ = [
 ]
 
 
-class MemoryError(Exception):  # noqa: A001 - the reference library's public name
+class MemoryError(Exception):
     """Base of every error the engine raises on purpose."""
 
     title = "Memory engine error"
@@ -73,6 +74,10 @@ class SecurityViolationError(MemoryError):
 
 class QueryCostExceededError(MemoryError):
     title = "Query too expensive"
+
+
+class InvalidInputError(MemoryError, ValueError):
+    title = "Invalid input"
 
 
 class AgentNameError(MemoryError, ValueError):

@@ -20,7 +20,7 @@ __all__ = [
 ]
 
 
-class MemoryCategory(str, Enum):
+class MemoryCategory(str, Enum):  # noqa: UP042 - the reference's (str, Enum) type
     """The five categories a hierarchical fact can have."""
 
     EPISODIC = "episodic"
@@ -73,6 +73,8 @@ class KnowledgeNode:
     created_at: str = ""
     tags: list[str] = field(default_factory=list)
     metadata: dict[str, Any] = field(default_factory=dict)
+    #: The extracted entity (lowercase); an addition to the reference's fields.
+    entity_name: str = ""
 
 
 @dataclass

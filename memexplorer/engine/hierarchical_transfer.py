@@ -1,0 +1,401 @@
+"""JSON export and import of one agent's hierarchical graph.
+
+Format "1.0" is what the reference library's ``export_to_json`` writes; "1.1"
+(seed 002) adds ``transitioned_to_edges`` and more statistics. Import reads
+either, checks the whole document before writing anything, and writes in one
+transaction, so bad input never leaves a half-imported store.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from .exceptions import ImportDataError
+from .graphdb import GraphStore
+from .hierarchical_schema import loads_json
+
+__all__ = ["EDGE_SPECS", "FORMAT_VERSIONS", "export_agent", "import_agent", "validate_export"]
+
+FORMAT_VERSIONS = ("1.0", "1.1")
+_BATCH = 2000
+
+
+@dataclass(frozen=True)
+class EdgeSpec:
+    """How one rel table appears in an export."""
+
+    key: str
+    rel: str
+    target_table: str
+    fields: tuple[tuple[str, type, Any], ...]  # (name, type, default)
+    versions: tuple[str, ...] = FORMAT_VERSIONS
+
+
+EDGE_SPECS = (
+    EdgeSpec("similar_to_edges", "SIMILAR_TO", "SemanticMemory",
+             (("weight", float, 1.0), ("metadata", dict, {}))),
+    EdgeSpec("derives_from_edges", "DERIVES_FROM", "EpisodicMemory",
+             (("extraction_method", str, ""), ("confidence", float, 1.0))),
+    EdgeSpec("supersedes_edges", "SUPERSEDES", "SemanticMemory",
+             (("reason", str, ""), ("temporal_delta", str, ""))),
+    EdgeSpec("transitioned_to_edges", "TRANSITIONED_TO", "SemanticMemory",
+             (("from_value", str, ""), ("to_value", str, ""), ("turn", int, 0),
+              ("transition_type", str, "")), ("1.1",)),
+)  # fmt: skip
+
+SEMANTIC_FIELDS: tuple[tuple[str, type, Any], ...] = (
+    ("concept", str, ""), ("content", str, ""), ("confidence", float, 0.8),
+    ("source_id", str, ""), ("tags", list, []), ("metadata", dict, {}),
+    ("created_at", str, ""), ("entity_name", str, ""),
+)  # fmt: skip
+EPISODIC_FIELDS: tuple[tuple[str, type, Any], ...] = (
+    ("content", str, ""), ("source_label", str, ""), ("tags", list, []),
+    ("metadata", dict, {}), ("created_at", str, ""),
+)  # fmt: skip
+
+
+# -- export -------------------------------------------------------------------------------
+def _statistics(data: dict[str, Any], version: str) -> dict[str, int]:
+    stats = {
+        "semantic_node_count": len(data["semantic_nodes"]),
+        "episodic_node_count": len(data["episodic_nodes"]),
+    }
+    for spec in EDGE_SPECS:
+        if version in spec.versions:
+            stats[f"{spec.key.removesuffix('_edges')}_edge_count"] = len(data[spec.key])
+    return stats
+
+
+def export_agent(graph: GraphStore, agent_id: str, version: str = "1.1") -> dict[str, Any]:
+    """Every node and edge of ``agent_id`` (edges counted for the agent of their source)."""
+    if version not in FORMAT_VERSIONS:
+        raise ImportDataError(f"Unknown export format {version!r}; use 1.0 or 1.1")
+    params = {"agent": agent_id}
+    exported_at = (
+        datetime.now(UTC).replace(tzinfo=None).isoformat() if version == "1.0"
+        else str(int(time.time()))
+    )  # fmt: skip
+    data: dict[str, Any] = {
+        "agent_name": agent_id,
+        "exported_at": exported_at,
+        "format_version": version,
+        "semantic_nodes": [
+            {
+                "memory_id": r[0], "concept": r[1] or "", "content": r[2] or "",
+                "confidence": r[3], "source_id": r[4] or "", "tags": loads_json(r[5], []),
+                "metadata": loads_json(r[6], {}), "created_at": r[7] or "",
+                "entity_name": r[8] or "",
+            }
+            for r in graph.rows(
+                """MATCH (m:SemanticMemory) WHERE m.agent_id = $agent
+                   RETURN m.memory_id, m.concept, m.content, m.confidence, m.source_id,
+                          m.tags, m.metadata, m.created_at, m.entity_name
+                   ORDER BY m.created_at, m.memory_id""",
+                params,
+            )
+        ],
+        "episodic_nodes": [
+            {
+                "memory_id": r[0], "content": r[1] or "", "source_label": r[2] or "",
+                "tags": loads_json(r[3], []), "metadata": loads_json(r[4], {}),
+                "created_at": r[5] or "",
+            }
+            for r in graph.rows(
+                """MATCH (e:EpisodicMemory) WHERE e.agent_id = $agent
+                   RETURN e.memory_id, e.content, e.source_label, e.tags, e.metadata,
+                          e.created_at
+                   ORDER BY e.created_at, e.memory_id""",
+                params,
+            )
+        ],
+    }  # fmt: skip
+    present = set(graph.rel_tables())
+    for spec in EDGE_SPECS:
+        if version not in spec.versions:
+            continue
+        data[spec.key] = []
+        if spec.rel not in present:
+            continue
+        props = ", ".join(f"r.{name}" for name, _, _ in spec.fields)
+        rows = graph.rows(
+            f"""MATCH (a:SemanticMemory)-[r:{spec.rel}]->(b:{spec.target_table})
+                WHERE a.agent_id = $agent
+                RETURN a.memory_id, b.memory_id, {props}
+                ORDER BY a.memory_id, b.memory_id""",
+            params,
+        )
+        for row in rows:
+            edge = {"source_id": row[0], "target_id": row[1]}
+            for (name, kind, default), value in zip(spec.fields, row[2:], strict=True):
+                edge[name] = loads_json(value, {}) if kind is dict else (
+                    default if value is None else value
+                )  # fmt: skip
+            data[spec.key].append(edge)
+    data["statistics"] = _statistics(data, version)
+    return data
+
+
+# -- validation ---------------------------------------------------------------------------
+class _Problems:
+    """Collects what is wrong with a document, with its JSON path."""
+
+    def __init__(self) -> None:
+        self.items: list[str] = []
+
+    def add(self, where: str, what: str) -> None:
+        self.items.append(f"{where}: {what}")
+
+    def raise_if_any(self) -> None:
+        if not self.items:
+            return
+        shown = "\n".join(f"  - {item}" for item in self.items[:10])
+        more = f"\n  ... and {len(self.items) - 10} more" if len(self.items) > 10 else ""
+        raise ImportDataError(
+            f"The import data has {len(self.items)} problem(s); nothing was written:\n{shown}{more}"
+        )
+
+
+def _check_fields(
+    item: Any, where: str, fields: tuple[tuple[str, type, Any], ...], problems: _Problems
+) -> dict[str, Any] | None:
+    if not isinstance(item, dict):
+        problems.add(where, f"expected an object, got {type(item).__name__}")
+        return None
+    clean: dict[str, Any] = {}
+    for name, kind, default in fields:
+        value = item.get(name, default)
+        if value is None:
+            value = default
+        if kind is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if kind is str and isinstance(value, int | float) and not isinstance(value, bool):
+            value = str(value)  # created_at may be Unix seconds (seed 002)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            problems.add(f"{where}.{name}", f"expected {kind.__name__}, got {type(value).__name__}")
+            continue
+        clean[name] = value
+    return clean
+
+
+def _check_nodes(
+    data: dict[str, Any], key: str, fields: tuple[tuple[str, type, Any], ...], problems: _Problems
+) -> list[dict[str, Any]]:
+    items = data.get(key, [])
+    if not isinstance(items, list):
+        problems.add(key, f"expected a list, got {type(items).__name__}")
+        return []
+    nodes = []
+    seen: set[str] = set()
+    for position, item in enumerate(items):
+        where = f"{key}[{position}]"
+        clean = _check_fields(item, where, fields, problems)
+        if clean is None:
+            continue
+        memory_id = item.get("memory_id")
+        if not isinstance(memory_id, str) or not memory_id.strip():
+            problems.add(f"{where}.memory_id", "missing or empty")
+            continue
+        if memory_id in seen:
+            problems.add(f"{where}.memory_id", f"duplicate id {memory_id!r}")
+            continue
+        seen.add(memory_id)
+        if key == "semantic_nodes" and not (0.0 <= clean.get("confidence", 0.0) <= 1.0):
+            problems.add(f"{where}.confidence", "must be between 0 and 1")
+        clean["memory_id"] = memory_id
+        nodes.append(clean)
+    return nodes
+
+
+def _parse(data: Any, problems: _Problems) -> dict[str, list[dict[str, Any]]]:
+    """Check the document's shape and fields; endpoints are checked separately."""
+    if not isinstance(data, dict):
+        problems.add("$", f"expected a JSON object, got {type(data).__name__}")
+        problems.raise_if_any()
+    version = data.get("format_version", "1.0")
+    if version not in FORMAT_VERSIONS:
+        problems.add("format_version", f"unknown version {version!r} (expected 1.0 or 1.1)")
+    if not any(k in data for k in ("semantic_nodes", "episodic_nodes")):
+        problems.add("$", "no semantic_nodes or episodic_nodes: not a memory export")
+    doc: dict[str, list[dict[str, Any]]] = {
+        "semantic_nodes": _check_nodes(data, "semantic_nodes", SEMANTIC_FIELDS, problems),
+        "episodic_nodes": _check_nodes(data, "episodic_nodes", EPISODIC_FIELDS, problems),
+    }
+    for spec in EDGE_SPECS:
+        items = data.get(spec.key, [])
+        doc[spec.key] = []
+        if not isinstance(items, list):
+            problems.add(spec.key, f"expected a list, got {type(items).__name__}")
+            continue
+        for position, item in enumerate(items):
+            where = f"{spec.key}[{position}]"
+            edge = _check_fields(item, where, spec.fields, problems)
+            if edge is None:
+                continue
+            for end in ("source_id", "target_id"):
+                if not isinstance(item.get(end), str) or not item[end]:
+                    problems.add(f"{where}.{end}", "missing or empty")
+                    edge = None
+                    break
+                edge[end] = item[end]
+            if edge is not None:
+                edge["_where"] = where
+                doc[spec.key].append(edge)
+    return doc
+
+
+def _check_endpoints(
+    doc: dict[str, list[dict[str, Any]]], known: dict[str, set[str]], problems: _Problems
+) -> None:
+    for spec in EDGE_SPECS:
+        for edge in doc[spec.key]:
+            where = edge.pop("_where")
+            if edge["source_id"] not in known["SemanticMemory"]:
+                problems.add(f"{where}.source_id", f"names no SemanticMemory node "
+                             f"({edge['source_id']!r})")  # fmt: skip
+            elif edge["target_id"] not in known[spec.target_table]:
+                problems.add(f"{where}.target_id", f"names no {spec.target_table} node "
+                             f"({edge['target_id']!r})")  # fmt: skip
+
+
+def _file_ids(doc: dict[str, list[dict[str, Any]]]) -> dict[str, set[str]]:
+    return {
+        "SemanticMemory": {n["memory_id"] for n in doc["semantic_nodes"]},
+        "EpisodicMemory": {n["memory_id"] for n in doc["episodic_nodes"]},
+    }
+
+
+def validate_export(data: Any) -> dict[str, list[dict[str, Any]]]:
+    """Check a whole export document on its own; return nodes and edges with defaults.
+
+    Raises :class:`ImportDataError` naming every problem (up to ten) with its
+    JSON path: wrong types, missing or duplicate ids, edges naming missing nodes.
+    """
+    problems = _Problems()
+    doc = _parse(data, problems)
+    _check_endpoints(doc, _file_ids(doc), problems)
+    problems.raise_if_any()
+    return doc
+
+
+# -- import -------------------------------------------------------------------------------
+def _ids_by_agent(graph: GraphStore, table: str, ids: list[str]) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for start in range(0, len(ids), _BATCH):
+        rows = graph.rows(
+            f"MATCH (n:{table}) WHERE n.memory_id IN $ids RETURN n.memory_id, n.agent_id",
+            {"ids": ids[start : start + _BATCH]},
+        )
+        found.update({row[0]: row[1] for row in rows})
+    return found
+
+
+def _clear_agent(graph: GraphStore, agent_id: str) -> None:
+    params = {"agent": agent_id}
+    present = set(graph.rel_tables())
+    for spec in EDGE_SPECS:
+        if spec.rel not in present:
+            continue
+        graph.execute(
+            f"MATCH (a:SemanticMemory)-[r:{spec.rel}]->() WHERE a.agent_id = $agent DELETE r",
+            params,
+        )
+        if spec.target_table == "SemanticMemory":
+            graph.execute(
+                f"MATCH ()-[r:{spec.rel}]->(b:SemanticMemory) WHERE b.agent_id = $agent DELETE r",
+                params,
+            )
+    graph.execute(
+        "MATCH ()-[r:DERIVES_FROM]->(e:EpisodicMemory) WHERE e.agent_id = $agent DELETE r", params
+    )
+    graph.execute("MATCH (m:SemanticMemory) WHERE m.agent_id = $agent DELETE m", params)
+    graph.execute("MATCH (e:EpisodicMemory) WHERE e.agent_id = $agent DELETE e", params)
+
+
+def _batches(items: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    return [items[i : i + _BATCH] for i in range(0, len(items), _BATCH)]
+
+
+def import_agent(
+    graph: GraphStore, agent_id: str, data: Any, *, merge: bool = False
+) -> dict[str, Any]:
+    """Write an export into ``agent_id``; see the module docstring for the guarantees."""
+    problems = _Problems()
+    doc = _parse(data, problems)
+    problems.raise_if_any()
+    in_file = _file_ids(doc)
+    wanted = {table: set(ids) for table, ids in in_file.items()}
+    for spec in EDGE_SPECS:
+        for edge in doc[spec.key]:
+            wanted["SemanticMemory"].add(edge["source_id"])
+            wanted[spec.target_table].add(edge["target_id"])
+    owners = {table: _ids_by_agent(graph, table, sorted(ids)) for table, ids in wanted.items()}
+    foreign = sorted(
+        memory_id
+        for table, found in owners.items()
+        for memory_id, owner in found.items()
+        if owner != agent_id and memory_id in in_file[table]
+    )
+    if foreign:
+        raise ImportDataError(
+            f"{len(foreign)} id(s) in the file belong to another agent in this store "
+            f"(first: {foreign[0]!r}); nothing was written",
+            hint="Import into a separate store, or into the agent that owns them.",
+        )
+    existing = {
+        table: ({i for i, owner in found.items() if owner == agent_id} if merge else set())
+        for table, found in owners.items()
+    }
+    _check_endpoints(doc, {t: in_file[t] | existing[t] for t in in_file}, problems)
+    problems.raise_if_any()
+    result: dict[str, Any] = {
+        "semantic_nodes_imported": 0,
+        "episodic_nodes_imported": 0,
+        "edges_imported": 0,
+        "skipped": 0,
+        "errors": 0,
+        "edges_by_type": {},
+    }
+    skip = existing["SemanticMemory"] | existing["EpisodicMemory"]
+    with graph.transaction():
+        if not merge:
+            _clear_agent(graph, agent_id)
+        for key, table, count_key in (
+            ("episodic_nodes", "EpisodicMemory", "episodic_nodes_imported"),
+            ("semantic_nodes", "SemanticMemory", "semantic_nodes_imported"),
+        ):
+            fresh = [n for n in doc[key] if n["memory_id"] not in skip]
+            result["skipped"] += len(doc[key]) - len(fresh)
+            for batch in _batches(fresh):
+                rows = [
+                    {**node, "agent_id": agent_id, "tags": json.dumps(node["tags"]),
+                     "metadata": json.dumps(node["metadata"])}
+                    for node in batch
+                ]  # fmt: skip
+                props = ", ".join(f"{k}: r.{k}" for k in rows[0])
+                graph.execute(f"UNWIND $rows AS r CREATE (:{table} {{{props}}})", {"rows": rows})
+            result[count_key] = len(fresh)
+        for spec in EDGE_SPECS:
+            edges = doc[spec.key]
+            fresh = [e for e in edges if not (e["source_id"] in skip and e["target_id"] in skip)]
+            result["skipped"] += len(edges) - len(fresh)
+            for batch in _batches(fresh):
+                rows = [
+                    {**edge, "metadata": json.dumps(edge["metadata"]) if edge["metadata"] else ""}
+                    if "metadata" in edge else edge
+                    for edge in batch
+                ]  # fmt: skip
+                props = ", ".join(f"{name}: r.{name}" for name, _, _ in spec.fields)
+                graph.execute(
+                    f"""UNWIND $rows AS r
+                        MATCH (a:SemanticMemory {{memory_id: r.source_id}}),
+                              (b:{spec.target_table} {{memory_id: r.target_id}})
+                        CREATE (a)-[:{spec.rel} {{{props}}}]->(b)""",
+                    {"rows": rows},
+                )
+            result["edges_imported"] += len(fresh)
+            result["edges_by_type"][spec.rel] = len(fresh)
+    return result

@@ -1,0 +1,212 @@
+"""Which schema a store holds, which agents it serves, and how much each has.
+
+Everything here opens stores read-only and writes nothing, so an operator can
+point it at the live stores of running agents.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from .exceptions import CorruptStoreError, StoreLockedError
+from .graphdb import GraphStore, KuzuStore, identifier
+from .stores import StoreFormat, require_kuzu_readable, sniff
+
+__all__ = [
+    "SPEC_TABLES",
+    "StoreSummary",
+    "detect_kind",
+    "open_graph",
+    "open_sqlite_readonly",
+    "summarize_store",
+]
+
+Kind = Literal["hierarchical", "cognitive", "experience", "flat", "unknown"]
+
+#: The node and rel tables the spec lists for each kind of graph store.
+SPEC_TABLES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "hierarchical": (
+        ("SemanticMemory", "EpisodicMemory"),
+        ("SIMILAR_TO", "DERIVES_FROM", "SUPERSEDES", "TRANSITIONED_TO"),
+    ),
+    "cognitive": (
+        (
+            "SensoryMemory", "WorkingMemory", "EpisodicMemory", "SemanticMemory",
+            "ProceduralMemory", "ProspectiveMemory", "ConsolidatedEpisode",
+        ),
+        ("SIMILAR_TO", "DERIVES_FROM", "PROCEDURE_DERIVES_FROM", "CONSOLIDATES", "ATTENDED_TO"),
+    ),
+    "experience": (("Experience",), ("SIMILAR_TO", "LEADS_TO")),
+}  # fmt: skip
+
+AGENT_COLUMNS = ("agent_id", "agent_name")
+
+
+@dataclass
+class StoreSummary:
+    """A store's identity and per-agent counts, as `memexplorer stats` reports it."""
+
+    path: Path
+    kind: Kind
+    engine: str
+    storage_version: int | None
+    agents: dict[str, dict[str, int]] = field(default_factory=dict)
+    absent_tables: list[str] = field(default_factory=list)
+    layout: str = ""
+
+    def to_dict(self) -> dict[str, object]:
+        data: dict[str, object] = {
+            "path": str(self.path),
+            "kind": self.kind,
+            "engine": self.engine,
+            "storage_version": self.storage_version,
+            "agents": self.agents,
+        }
+        if self.absent_tables:
+            data["absent_tables"] = self.absent_tables
+        if self.layout:
+            data["layout"] = self.layout
+        return data
+
+
+def open_graph(path: str | Path, *, read_only: bool = True) -> KuzuStore:
+    """Open a graph store after checking its header names an engine we have."""
+    fmt = sniff(path)
+    require_kuzu_readable(fmt)
+    return KuzuStore(fmt.path, read_only=read_only)
+
+
+def detect_kind(tables: set[str], columns: dict[str, set[str]]) -> Kind:
+    """Name the schema from the tables (and key columns) a graph store holds."""
+    semantic = columns.get("SemanticMemory", set())
+    if {"SensoryMemory", "WorkingMemory", "ProspectiveMemory"} & tables or "node_id" in semantic:
+        return "cognitive"
+    if "memory_id" in semantic or ("EpisodicMemory" in tables and "SemanticMemory" in tables):
+        return "hierarchical"
+    if "Experience" in tables:
+        return "experience"
+    if "Session" in tables:
+        return "flat"
+    return "unknown"
+
+
+def _experience_layout(columns: dict[str, set[str]], tables: set[str]) -> str:
+    """The reference library's Experience table, or the seed-004 schema other tools write."""
+    experience = columns.get("Experience", set())
+    if "action" in experience or "importance" in experience or "Agent" in tables:
+        return "seed-004"
+    return "amplihack"
+
+
+def _agent_column(columns: set[str]) -> str | None:
+    return next((c for c in AGENT_COLUMNS if c in columns), None)
+
+
+def _graph_counts(graph: GraphStore, columns: dict[str, set[str]]) -> dict[str, dict[str, int]]:
+    agents: dict[str, dict[str, int]] = {}
+    node_tables = graph.node_tables()
+    for table in node_tables:
+        column = _agent_column(columns[table])
+        if column is None:
+            continue
+        query = f"MATCH (n:{identifier(table)}) RETURN n.{identifier(column)}, count(n)"
+        for agent, count in graph.rows(query):
+            agents.setdefault(agent or "", {})[table] = count
+    for name, rel in graph.rel_tables().items():
+        per_agent: dict[str, int] = {}
+        for source, target in rel.pairs:
+            column = _agent_column(columns.get(source, set()))
+            if column is None:
+                continue
+            query = (
+                f"MATCH (a:{identifier(source)})-[r:{identifier(name)}]->(:{identifier(target)}) "
+                f"RETURN a.{identifier(column)}, count(r)"
+            )
+            for agent, count in graph.rows(query):
+                per_agent[agent or ""] = per_agent.get(agent or "", 0) + count
+        for agent in agents:
+            agents[agent][name] = per_agent.get(agent, 0)
+        for agent, count in per_agent.items():
+            agents.setdefault(agent, {})[name] = count
+    return agents
+
+
+def _summarize_graph(fmt: StoreFormat) -> StoreSummary:
+    require_kuzu_readable(fmt)
+    with KuzuStore(fmt.path, read_only=True) as graph:
+        node_tables = graph.node_tables()
+        rel_tables = graph.rel_tables()
+        columns = {t: {c for c, _ in graph.columns(t)} for t in node_tables}
+        tables = set(node_tables) | set(rel_tables)
+        kind = detect_kind(tables, columns)
+        summary = StoreSummary(fmt.path, kind, fmt.engine, fmt.storage_version)
+        summary.agents = _graph_counts(graph, columns)
+        if kind in SPEC_TABLES:
+            nodes, rels = SPEC_TABLES[kind]
+            summary.absent_tables = [t for t in (*nodes, *rels) if t not in tables]
+        if kind == "experience":
+            summary.layout = _experience_layout(columns, tables)
+    return summary
+
+
+def open_sqlite_readonly(path: str | Path) -> sqlite3.Connection:
+    """An SQLite connection that cannot write, even by accident."""
+    uri = f"{Path(path).resolve().as_uri()}?mode=ro"
+    try:
+        connection = sqlite3.connect(uri, uri=True, check_same_thread=False)
+        connection.execute("PRAGMA query_only = ON")
+        connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except sqlite3.DatabaseError as exc:
+        text = str(exc)
+        if "locked" in text:
+            raise StoreLockedError(path, "Another process holds this SQLite store") from None
+        raise CorruptStoreError(path, f"SQLite cannot read this file ({text})") from None
+    return connection
+
+
+_SQLITE_KINDS: tuple[tuple[str, Kind], ...] = (
+    ("experiences", "experience"),
+    ("memory_entries", "flat"),
+)
+
+
+def _summarize_sqlite(fmt: StoreFormat) -> StoreSummary:
+    connection = open_sqlite_readonly(fmt.path)
+    try:
+        names = {
+            row[0]
+            for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        }
+        kind: Kind = next((k for table, k in _SQLITE_KINDS if table in names), "unknown")
+        summary = StoreSummary(fmt.path, kind, "sqlite", None)
+        for table in sorted(names):
+            if table.startswith("sqlite_") or "_fts" in table:
+                continue
+            cols = {row[1] for row in connection.execute(f"PRAGMA table_info({identifier(table)})")}
+            column = _agent_column(cols)
+            if column is None:
+                continue
+            query = (
+                f"SELECT {identifier(column)}, count(*) FROM {identifier(table)} "
+                f"GROUP BY {identifier(column)}"
+            )
+            for agent, count in connection.execute(query):
+                summary.agents.setdefault(agent or "", {})[table] = count
+        if kind == "experience":
+            summary.layout = "amplihack"
+    except sqlite3.DatabaseError as exc:
+        raise CorruptStoreError(fmt.path, f"SQLite cannot read this file ({exc})") from None
+    finally:
+        connection.close()
+    return summary
+
+
+def summarize_store(path: str | Path | StoreFormat) -> StoreSummary:
+    """Kind, engine, storage version and per-agent table counts of one store."""
+    fmt = path if isinstance(path, StoreFormat) else sniff(path)
+    if fmt.engine == "sqlite":
+        return _summarize_sqlite(fmt)
+    return _summarize_graph(fmt)

@@ -1,0 +1,296 @@
+"""Graph RAG retrieval over a HierarchicalMemory store (seed 003, "Retrieve Subgraph").
+
+Seven steps: keyword match, entity match, merge, one SIMILAR_TO hop, SUPERSEDES
+and TRANSITIONED_TO context, then every edge among the chosen facts. Each
+returned node records in ``metadata["retrieved_because"]`` why it is there,
+so an operator can see what an agent would be shown and for which reason.
+
+Each step is one query over the whole agent (not one per keyword or per
+node), so retrieval costs a small multiple of a single keyword scan.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import networkx as nx
+
+from .entity_extraction import ENTITY_PATTERN
+from .graphdb import GraphStore
+from .hierarchical_schema import fact_columns, fact_from_row, loads_json
+from .knowledge import KnowledgeEdge, KnowledgeNode, KnowledgeSubgraph
+from .similarity import STOP_WORDS
+
+__all__ = ["Retriever", "query_entities", "query_keywords"]
+
+_PUNCTUATION = ".,;:!?()[]{}\"'`"
+_SINGLE_OR_MULTI_WORD_NAME = re.compile(
+    r"\b([A-Z][a-z]+(?:\s+[A-Z][a-z]+(?:['\u2019\-][A-Z]?[a-z]+)?)*)\b"
+)
+
+
+def query_keywords(query: str) -> list[str]:
+    """The query's words worth matching: lowercased, trimmed, longer than two letters.
+
+    Stop words are dropped unless the query has nothing else.
+    """
+    words = [w.strip(_PUNCTUATION) for w in query.lower().split()]
+    words = list(dict.fromkeys(w for w in words if len(w) > 2))
+    meaningful = [w for w in words if w not in STOP_WORDS]
+    return meaningful or words
+
+
+def _strip_possessive(word: str) -> str:
+    for suffix in ("'s", "\u2019s"):
+        if word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def query_entities(query: str) -> list[str]:
+    """Entity names a query may be about, lowercased.
+
+    Capitalised names (Sarah Chen, O'Brien, Klaebo) when the query has any;
+    otherwise its longer words, so "fatima's hobby" still finds "fatima".
+    """
+    found = ENTITY_PATTERN.findall(query) + _SINGLE_OR_MULTI_WORD_NAME.findall(query)
+    names = [n.lower() for n in found]
+    if not names:
+        words = (_strip_possessive(w.strip(_PUNCTUATION)) for w in query.lower().split())
+        names = [w for w in words if len(w) > 3 and w not in STOP_WORDS]
+    return list(dict.fromkeys(n for n in names if len(n) > 2))
+
+
+_CHAIN_RELS = (("SUPERSEDES", "supersedes_context"), ("TRANSITIONED_TO", "transition_context"))
+
+
+@dataclass
+class _Candidate:
+    node: KnowledgeNode
+    tier: int
+    score: float
+    reasons: list[dict[str, Any]] = field(default_factory=list)
+
+
+class Retriever:
+    """Runs retrieve_subgraph for one agent on one open store."""
+
+    def __init__(self, graph: GraphStore, agent_id: str, rel_tables: set[str]) -> None:
+        self.graph = graph
+        self.agent_id = agent_id
+        self.rel_tables = rel_tables
+
+    # -- step 1-3: direct matches -------------------------------------------------
+    def _direct(
+        self, keywords: list[str], entities: list[str], limit: int
+    ) -> dict[str, _Candidate]:
+        query = f"""
+            MATCH (m:SemanticMemory)
+            WHERE m.agent_id = $agent
+              AND (any(k IN $keywords WHERE lower(m.content) CONTAINS k
+                                        OR lower(m.concept) CONTAINS k)
+                   OR (m.entity_name <> ''
+                       AND any(e IN $entities WHERE lower(m.entity_name) CONTAINS e)))
+            WITH m, size(list_filter($keywords, k -> lower(m.content) CONTAINS k)) AS hits
+            RETURN {fact_columns("m")}, m.confidence * (0.5 + 0.5 * hits / $word_count) AS rank
+            ORDER BY rank DESC, m.created_at DESC
+            LIMIT $limit
+        """
+        rows = self.graph.rows(
+            query,
+            {
+                "agent": self.agent_id,
+                "keywords": keywords,
+                "entities": entities,
+                "word_count": float(max(len(keywords), 1)),
+                "limit": limit,
+            },
+        )
+        found: dict[str, _Candidate] = {}
+        for row in rows:
+            node = fact_from_row(row)
+            reasons: list[dict[str, Any]] = []
+            content, concept = node.content.lower(), node.concept.lower()
+            terms = [k for k in keywords if k in content or k in concept]
+            if terms:
+                reasons.append({"kind": "keyword", "terms": terms})
+            entity = node.entity_name.lower()
+            matched = [e for e in entities if entity and e in entity]
+            if matched:
+                reasons.append({"kind": "entity", "entity": node.entity_name, "query": matched})
+            found[node.node_id] = _Candidate(node, 0, float(row[-1]), reasons)
+        return found
+
+    # -- step 4: one SIMILAR_TO hop -----------------------------------------------
+    def _similar(self, seeds: dict[str, _Candidate], threshold: float) -> dict[str, _Candidate]:
+        if not seeds or "SIMILAR_TO" not in self.rel_tables:
+            return {}
+        rows = self.graph.rows(
+            f"""
+            MATCH (a:SemanticMemory)-[e:SIMILAR_TO]-(n:SemanticMemory)
+            WHERE a.memory_id IN $ids AND n.agent_id = $agent AND e.weight >= $threshold
+            RETURN a.memory_id, e.weight, {fact_columns("n")}
+            ORDER BY e.weight DESC
+            """,
+            {"ids": list(seeds), "agent": self.agent_id, "threshold": threshold},
+        )
+        hops: dict[str, _Candidate] = {}
+        for row in rows:
+            origin, weight, node = row[0], row[1], fact_from_row(row[2:])
+            if node.node_id in seeds:
+                continue
+            reason = {"kind": "similar_to", "from": origin, "weight": weight}
+            if node.node_id in hops:
+                hops[node.node_id].reasons.append(reason)
+                continue
+            score = (weight or 0.0) * node.confidence
+            hops[node.node_id] = _Candidate(node, 2, score, [reason])
+        return hops
+
+    # -- step 5: temporal chain context -------------------------------------------
+    def _chain_context(self, around: dict[str, _Candidate], tier: int) -> dict[str, _Candidate]:
+        found: dict[str, _Candidate] = {}
+        for rel, kind in _CHAIN_RELS:
+            if rel not in self.rel_tables or not around:
+                continue
+            rows = self.graph.rows(
+                f"""
+                MATCH (a:SemanticMemory)-[:{rel}]-(n:SemanticMemory)
+                WHERE a.memory_id IN $ids AND n.agent_id = $agent
+                RETURN a.memory_id, {fact_columns("n")}
+                """,
+                {"ids": list(around), "agent": self.agent_id},
+            )
+            for row in rows:
+                origin, node = row[0], fact_from_row(row[1:])
+                reason = {"kind": kind, "of": origin}
+                if node.node_id in around:
+                    continue
+                if node.node_id in found:
+                    found[node.node_id].reasons.append(reason)
+                    continue
+                found[node.node_id] = _Candidate(node, tier, node.confidence, [reason])
+        return found
+
+    # -- step 6: every edge among the result --------------------------------------
+    def _edges_among(self, ids: list[str]) -> list[KnowledgeEdge]:
+        edges: list[KnowledgeEdge] = []
+        params = {"ids": ids}
+        if "SIMILAR_TO" in self.rel_tables:
+            for a, b, weight, meta in self.graph.rows(
+                """MATCH (a:SemanticMemory)-[r:SIMILAR_TO]->(b:SemanticMemory)
+                   WHERE a.memory_id IN $ids AND b.memory_id IN $ids
+                   RETURN a.memory_id, b.memory_id, r.weight, r.metadata""",
+                params,
+            ):
+                edges.append(KnowledgeEdge(a, b, "SIMILAR_TO", weight or 0.0, loads_json(meta, {})))
+        if "SUPERSEDES" in self.rel_tables:
+            for a, b, reason, delta in self.graph.rows(
+                """MATCH (a:SemanticMemory)-[r:SUPERSEDES]->(b:SemanticMemory)
+                   WHERE a.memory_id IN $ids AND b.memory_id IN $ids
+                   RETURN a.memory_id, b.memory_id, r.reason, r.temporal_delta""",
+                params,
+            ):
+                meta = {"reason": reason or "", "temporal_delta": delta or ""}
+                edges.append(KnowledgeEdge(a, b, "SUPERSEDES", 1.0, meta))
+        if "TRANSITIONED_TO" in self.rel_tables:
+            for a, b, new, old, turn, kind in self.graph.rows(
+                """MATCH (a:SemanticMemory)-[r:TRANSITIONED_TO]->(b:SemanticMemory)
+                   WHERE a.memory_id IN $ids AND b.memory_id IN $ids
+                   RETURN a.memory_id, b.memory_id, r.from_value, r.to_value, r.turn,
+                          r.transition_type""",
+                params,
+            ):
+                meta = {"from_value": new, "to_value": old, "turn": turn, "transition_type": kind}
+                edges.append(KnowledgeEdge(a, b, "TRANSITIONED_TO", 1.0, meta))
+        return edges
+
+    # -- provenance and supersession marks ----------------------------------------
+    def _attach_provenance(self, nodes: list[KnowledgeNode]) -> None:
+        source_ids = sorted({n.source_id for n in nodes if n.source_id})
+        if not source_ids:
+            return
+        labels = dict(
+            self.graph.rows(
+                """MATCH (e:EpisodicMemory) WHERE e.memory_id IN $ids
+                   RETURN e.memory_id, e.source_label""",
+                {"ids": source_ids},
+            )
+        )
+        for node in nodes:
+            if labels.get(node.source_id):
+                node.metadata["source_label"] = labels[node.source_id]
+
+    def _mark_superseded(self, nodes: list[KnowledgeNode]) -> None:
+        """Flag facts a newer fact replaced; their confidence counts half, once."""
+        if "SUPERSEDES" not in self.rel_tables or not nodes:
+            return
+        rows = self.graph.rows(
+            """MATCH (newer:SemanticMemory)-[r:SUPERSEDES]->(old:SemanticMemory)
+               WHERE old.memory_id IN $ids
+               RETURN old.memory_id, newer.memory_id, r.reason, newer.metadata""",
+            {"ids": [n.node_id for n in nodes]},
+        )
+        newest: dict[str, tuple[float, str, str]] = {}
+        for old_id, newer_id, reason, newer_meta in rows:
+            index = loads_json(newer_meta, {}).get("temporal_index", 0)
+            index = index if isinstance(index, int | float) else 0
+            if old_id not in newest or index > newest[old_id][0]:
+                newest[old_id] = (index, newer_id, reason or "")
+        for node in nodes:
+            if node.node_id not in newest:
+                continue
+            _, newer_id, reason = newest[node.node_id]
+            node.metadata.update(superseded=True, superseded_by=newer_id, supersede_reason=reason)
+            if "confidence_before_supersede" not in node.metadata:
+                node.confidence = max(0.1, node.confidence * 0.5)
+
+    @staticmethod
+    def _mark_chain_positions(nodes: list[KnowledgeNode], edges: list[KnowledgeEdge]) -> None:
+        chain = nx.Graph()
+        chain.add_edges_from(
+            (e.source_id, e.target_id)
+            for e in edges
+            if e.relationship in ("SUPERSEDES", "TRANSITIONED_TO")
+        )
+        by_id = {n.node_id: n for n in nodes}
+        for component in nx.connected_components(chain):
+            members = sorted(
+                (by_id[i] for i in component if i in by_id),
+                key=lambda n: (n.metadata.get("temporal_index") or 0, n.created_at),
+            )
+            for position, node in enumerate(members, 1):
+                state = "superseded" if node.metadata.get("superseded") else "current"
+                node.metadata["chain_position"] = f"chain {position}/{len(members)}, {state}"
+
+    # -- the whole retrieval --------------------------------------------------------
+    def retrieve(
+        self, query: str, max_nodes: int, similarity_threshold: float, hops: bool
+    ) -> KnowledgeSubgraph:
+        subgraph = KnowledgeSubgraph(query=query)
+        keywords = query_keywords(query)
+        entities = query_entities(query)
+        if max_nodes <= 0 or not (keywords or entities):
+            return subgraph
+        direct = self._direct(keywords, entities, max(max_nodes * 3, 60))
+        chosen: dict[str, _Candidate] = dict(direct)
+        chosen.update(self._chain_context(direct, 1))
+        if hops:
+            similar = self._similar(direct, similarity_threshold)
+            chosen.update({k: v for k, v in similar.items() if k not in chosen})
+            chosen.update(
+                {k: v for k, v in self._chain_context(similar, 3).items() if k not in chosen}
+            )
+        ranked = sorted(chosen.values(), key=lambda c: (c.tier, -c.score))[:max_nodes]
+        nodes = []
+        for candidate in ranked:
+            candidate.node.metadata["retrieved_because"] = candidate.reasons
+            nodes.append(candidate.node)
+        self._attach_provenance(nodes)
+        self._mark_superseded(nodes)
+        subgraph.nodes = nodes
+        subgraph.edges = self._edges_among([n.node_id for n in nodes])
+        self._mark_chain_positions(nodes, subgraph.edges)
+        return subgraph
