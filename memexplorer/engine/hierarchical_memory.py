@@ -408,8 +408,9 @@ class HierarchicalMemory:
         ``agent_name`` is informational. Without ``merge`` the agent's current
         data is replaced; with it, ids that exist already are skipped and counted.
         """
-        from .hierarchical_transfer import import_agent
+        from .hierarchical_transfer import import_agent, precheck_import
 
+        precheck_import(data, merge=merge)
         graph = self._writable()
         result = import_agent(graph, self.agent_name, data, merge=merge)
         self._recent = None

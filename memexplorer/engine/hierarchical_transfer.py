@@ -18,7 +18,14 @@ from .exceptions import ImportDataError
 from .graphdb import GraphStore
 from .hierarchical_schema import loads_json
 
-__all__ = ["EDGE_SPECS", "FORMAT_VERSIONS", "export_agent", "import_agent", "validate_export"]
+__all__ = [
+    "EDGE_SPECS",
+    "FORMAT_VERSIONS",
+    "export_agent",
+    "import_agent",
+    "precheck_import",
+    "validate_export",
+]
 
 FORMAT_VERSIONS = ("1.0", "1.1")
 _BATCH = 2000
@@ -266,6 +273,16 @@ def _file_ids(doc: dict[str, list[dict[str, Any]]]) -> dict[str, set[str]]:
         "SemanticMemory": {n["memory_id"] for n in doc["semantic_nodes"]},
         "EpisodicMemory": {n["memory_id"] for n in doc["episodic_nodes"]},
     }
+
+
+def precheck_import(data: Any, *, merge: bool) -> None:
+    """Every check that needs no store, so bad files fail before a store is locked."""
+    if merge:
+        problems = _Problems()
+        _parse(data, problems)
+        problems.raise_if_any()
+    else:
+        validate_export(data)
 
 
 def validate_export(data: Any) -> dict[str, list[dict[str, Any]]]:

@@ -1,0 +1,7 @@
+"""``python -m memexplorer`` runs the command-line twin."""
+
+import sys
+
+from memexplorer.cli import main
+
+sys.exit(main())
