@@ -53,7 +53,8 @@ def _print_stats(summaries: list[StoreSummary]) -> None:
         title = f"{summary.path}  [dim]{summary.kind} · {summary.engine} · storage {version}[/dim]"
         table = Table(title=title, title_justify="left", show_edge=False)
         tables = sorted({t for counts in summary.agents.values() for t in counts})
-        table.add_column("agent")
+        longest = max((len(agent) for agent in summary.agents), default=5)
+        table.add_column("agent", no_wrap=True, min_width=longest)
         for name in tables:
             table.add_column(name, justify="right")
         for agent, counts in sorted(summary.agents.items()):
