@@ -95,6 +95,7 @@ class HierarchicalMemory:
         self._graph: KuzuStore | None = None
         self._recent: deque[dict[str, Any]] | None = None
         self._temporal: TemporalIndex | None = None
+        self._rel_tables: set[str] | None = None
         if mode == "read" or (mode == "auto" and self.db_path.exists()):
             self._graph = open_graph(self.db_path, read_only=True)
         else:
@@ -119,6 +120,7 @@ class HierarchicalMemory:
             graph = KuzuStore(self.db_path, read_only=False)
         create_schema(graph)
         self._graph = graph
+        self._rel_tables = None
         self._recent = None
         self._temporal = TemporalIndex(graph, self.agent_name)
 
@@ -138,7 +140,10 @@ class HierarchicalMemory:
         return self.graph
 
     def rel_tables(self) -> set[str]:
-        return set(self.graph.rel_tables())
+        """The rel tables present (cached: only our own writes change the schema)."""
+        if self._rel_tables is None:
+            self._rel_tables = set(self.graph.rel_tables())
+        return self._rel_tables
 
     # -- storing ---------------------------------------------------------------------
     def _recent_facts(self, graph: KuzuStore) -> deque[dict[str, Any]]:
