@@ -62,6 +62,10 @@ def _sentence(rng: random.Random, number: int) -> str:
     return f"The {words[0]} {words[1]} uses {number} {words[2]} for {words[3]} {words[4]}"
 
 
+def _clock(i: int) -> str:
+    return f"{i // 3600 % 24:02d}:{i // 60 % 60:02d}:{i % 60:02d}.{i:06d}"
+
+
 def make_export(n: int, seed: int = 7) -> dict:
     rng = random.Random(seed)
     episodes = [
@@ -77,18 +81,22 @@ def make_export(n: int, seed: int = 7) -> dict:
             {"memory_id": f"f-{i}", "concept": concept, "content": _sentence(rng, i),
              "confidence": round(rng.uniform(0.5, 1.0), 2), "source_id": f"ep-{i // 10}",
              "tags": rng.sample(WORDS, 2), "metadata": {"category": "semantic"},
-             "created_at": f"2026-02-01T{i // 3600 % 24:02d}:{i // 60 % 60:02d}:{i % 60:02d}.{i:06d}",
+             "created_at": f"2026-02-01T{_clock(i)}",
              "entity_name": ""}
         )  # fmt: skip
         derives.append({"source_id": f"f-{i}", "target_id": f"ep-{i // 10}",
                         "extraction_method": "llm_extraction", "confidence": 1.0})  # fmt: skip
         for j in (i - 1, i - 7):
             if j >= 0:
-                similar.append({"source_id": f"f-{i}", "target_id": f"f-{j}",
-                                "weight": round(rng.uniform(0.31, 0.9), 3), "metadata": {}})  # fmt: skip
+                weight = round(rng.uniform(0.31, 0.9), 3)
+                similar.append(
+                    {"source_id": f"f-{i}", "target_id": f"f-{j}", "weight": weight, "metadata": {}}
+                )
         if i % 50 == 1:
-            supersedes.append({"source_id": f"f-{i}", "target_id": f"f-{i - 1}",
-                               "reason": "Updated values", "temporal_delta": "index 1 -> 2"})  # fmt: skip
+            supersedes.append(
+                {"source_id": f"f-{i}", "target_id": f"f-{i - 1}", "reason": "Updated values",
+                 "temporal_delta": "index 1 -> 2"}
+            )  # fmt: skip
     return {
         "agent_name": AGENT, "format_version": "1.0", "semantic_nodes": facts,
         "episodic_nodes": episodes, "similar_to_edges": similar, "derives_from_edges": derives,
