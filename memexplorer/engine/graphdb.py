@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -37,8 +37,10 @@ __all__ = [
     "open_kuzu",
 ]
 
-#: Buffer pool for each open store. Kuzu's default reserves 80% of RAM per
-#: database, which is wasteful when an operator opens a whole home at once.
+#: Buffer pool for each store opened read-only. Kuzu's default reserves 80% of
+#: RAM per database, wasteful when an operator opens a whole home at once. A
+#: store opened for writing keeps kuzu's default: one transaction (a large
+#: import) must fit its uncommitted pages in the pool.
 DEFAULT_BUFFER_POOL = 256 * 1024 * 1024
 
 
@@ -131,7 +133,7 @@ class KuzuStore:
         path: str | Path,
         *,
         read_only: bool = True,
-        buffer_pool_size: int = DEFAULT_BUFFER_POOL,
+        buffer_pool_size: int | None = None,
     ) -> None:
         import kuzu
 
@@ -140,6 +142,8 @@ class KuzuStore:
         self._lock = threading.RLock()
         self._in_transaction = False
         try:
+            if buffer_pool_size is None:
+                buffer_pool_size = DEFAULT_BUFFER_POOL if read_only else 0
             self._db = kuzu.Database(
                 str(self.path), read_only=read_only, buffer_pool_size=buffer_pool_size
             )
@@ -197,7 +201,11 @@ class KuzuStore:
                 yield self
             except BaseException:
                 self._in_transaction = False
-                self.execute("ROLLBACK")
+                # kuzu may already have aborted the transaction itself (out of
+                # buffer memory, say); then ROLLBACK fails, and the original
+                # error is the one worth reporting.
+                with suppress(QueryError):
+                    self.execute("ROLLBACK")
                 raise
             self._in_transaction = False
             self.execute("COMMIT")
