@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from .exceptions import ImportDataError
-from .graphdb import GraphStore
+from .graphdb import GraphStore, identifier
 from .hierarchical_schema import loads_json
 
 __all__ = [
@@ -29,6 +29,8 @@ __all__ = [
 
 FORMAT_VERSIONS = ("1.0", "1.1")
 _BATCH = 2000
+#: Edges go in large batches: each batch joins against a scan of the node table.
+_EDGE_BATCH = 100_000
 
 
 @dataclass(frozen=True)
@@ -332,8 +334,36 @@ def _clear_agent(graph: GraphStore, agent_id: str) -> None:
     graph.execute("MATCH (e:EpisodicMemory) WHERE e.agent_id = $agent DELETE e", params)
 
 
-def _batches(items: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
-    return [items[i : i + _BATCH] for i in range(0, len(items), _BATCH)]
+def _bulk_insert(
+    graph: GraphStore, table: str, fields: list[str], rows: list[dict[str, Any]]
+) -> None:
+    """Insert rows whose keys are exactly ``fields``, in the table's column order.
+
+    ``COPY … FROM (UNWIND …)`` is used: inside a transaction it is atomic like
+    any statement, and for rels it is some fifty times faster in kuzu than
+    ``UNWIND … MATCH … CREATE``. ``fields`` lists a rel's endpoints first.
+    """
+    if not rows:
+        return
+    returned = ", ".join(f"r.{identifier(name)}" for name in fields)
+    graph.execute(
+        f"COPY {identifier(table)} FROM (UNWIND $rows AS r RETURN {returned})", {"rows": rows}
+    )
+
+
+def _table_order(graph: GraphStore, table: str, given: set[str]) -> list[str]:
+    """The table's columns in order; refuse a table whose columns differ from ours."""
+    columns = [name for name, _ in graph.columns(table)]
+    if set(columns) != given:
+        raise ImportDataError(
+            f"{table} in this store has columns {columns}, not the spec's; nothing was written",
+            hint="Import into a store written by memexplorer or the reference library.",
+        )
+    return columns
+
+
+def _batches(items: list[dict[str, Any]], size: int = _BATCH) -> list[list[dict[str, Any]]]:
+    return [items[i : i + size] for i in range(0, len(items), size)]
 
 
 def import_agent(
@@ -386,33 +416,31 @@ def import_agent(
         ):
             fresh = [n for n in doc[key] if n["memory_id"] not in skip]
             result["skipped"] += len(doc[key]) - len(fresh)
-            for batch in _batches(fresh):
-                rows = [
-                    {**node, "agent_id": agent_id, "tags": json.dumps(node["tags"]),
-                     "metadata": json.dumps(node["metadata"])}
-                    for node in batch
-                ]  # fmt: skip
-                props = ", ".join(f"{k}: r.{k}" for k in rows[0])
-                graph.execute(f"UNWIND $rows AS r CREATE (:{table} {{{props}}})", {"rows": rows})
+            rows = [
+                {**node, "agent_id": agent_id, "tags": json.dumps(node["tags"]),
+                 "metadata": json.dumps(node["metadata"])}
+                for node in fresh
+            ]  # fmt: skip
+            if rows:
+                order = _table_order(graph, table, set(rows[0]))
+                for batch in _batches(rows, _EDGE_BATCH):
+                    _bulk_insert(graph, table, order, batch)
             result[count_key] = len(fresh)
         for spec in EDGE_SPECS:
             edges = doc[spec.key]
             fresh = [e for e in edges if not (e["source_id"] in skip and e["target_id"] in skip)]
             result["skipped"] += len(edges) - len(fresh)
-            for batch in _batches(fresh):
+            names = [name for name, _, _ in spec.fields]
+            if fresh:
+                _table_order(graph, spec.rel, set(names))
+            order = ["source_id", "target_id", *[c for c, _ in graph.columns(spec.rel)]]
+            for batch in _batches(fresh, _EDGE_BATCH):
                 rows = [
                     {**edge, "metadata": json.dumps(edge["metadata"]) if edge["metadata"] else ""}
                     if "metadata" in edge else edge
                     for edge in batch
                 ]  # fmt: skip
-                props = ", ".join(f"{name}: r.{name}" for name, _, _ in spec.fields)
-                graph.execute(
-                    f"""UNWIND $rows AS r
-                        MATCH (a:SemanticMemory {{memory_id: r.source_id}}),
-                              (b:{spec.target_table} {{memory_id: r.target_id}})
-                        CREATE (a)-[:{spec.rel} {{{props}}}]->(b)""",
-                    {"rows": rows},
-                )
+                _bulk_insert(graph, spec.rel, order, rows)
             result["edges_imported"] += len(fresh)
             result["edges_by_type"][spec.rel] = len(fresh)
     return result
