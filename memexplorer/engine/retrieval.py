@@ -93,17 +93,20 @@ class Retriever:
         content_hits, tests = [], []
         for number, word in enumerate(keywords):
             params[f"k{number}"] = word
-            tests.append(f"lower(m.content) CONTAINS $k{number}")
-            tests.append(f"lower(m.concept) CONTAINS $k{number}")
-            content_hits.append(f"CASE WHEN lower(m.content) CONTAINS $k{number} THEN 1 ELSE 0 END")
+            tests.append(f"body CONTAINS $k{number}")
+            tests.append(f"topic CONTAINS $k{number}")
+            content_hits.append(f"CASE WHEN body CONTAINS $k{number} THEN 1 ELSE 0 END")
         for number, entity in enumerate(entities):
             params[f"e{number}"] = entity
-            tests.append(f"(m.entity_name <> '' AND lower(m.entity_name) CONTAINS $e{number})")
+            tests.append(f"entity CONTAINS $e{number}")
         hits = " + ".join(content_hits) or "0"
         rows = self.graph.rows(
             f"""
             MATCH (m:SemanticMemory)
-            WHERE m.agent_id = $agent AND ({" OR ".join(tests)})
+            WHERE m.agent_id = $agent
+            WITH m, lower(m.content) AS body, lower(m.concept) AS topic,
+                 lower(m.entity_name) AS entity
+            WHERE {" OR ".join(tests)}
             RETURN {fact_columns("m")},
                    m.confidence * (0.5 + 0.5 * ({hits}) / {float(max(len(keywords), 1))}) AS rank
             ORDER BY rank DESC, m.created_at DESC
