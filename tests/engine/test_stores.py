@@ -129,3 +129,52 @@ def test_file_named_after_agent_layout(reference_stores, monkeypatch):
     with HierarchicalMemory("fresh-agent", mode="read") as memory:
         assert memory.db_path.name == "fresh-agent" and memory.db_path.is_file()
         assert memory.get_statistics()["semantic_nodes"] == 2
+
+
+WRITER = """
+import sys
+from memexplorer.engine.hierarchical_memory import HierarchicalMemory
+memory = HierarchicalMemory("crash", sys.argv[1])
+for number in range(5):
+    memory.store_knowledge(f"fact number {number} about queues", "queues")
+print("ready", flush=True)
+sys.stdin.read()
+"""
+
+
+def test_store_left_with_a_wal_reads_without_changes(tmp_path):
+    path = tmp_path / "store"
+    writer = subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+    assert writer.stdout.readline().strip() == "ready"
+    writer.kill()
+    writer.wait()
+    assert (tmp_path / "store.wal").exists()
+    before = {p.name: _digest(p) for p in tmp_path.iterdir()}
+    with HierarchicalMemory("crash", path, mode="read") as memory:
+        assert memory.get_statistics()["semantic_nodes"] == 5
+    assert summarize_store(path).agents["crash"]["SemanticMemory"] == 5
+    assert {p.name: _digest(p) for p in tmp_path.iterdir()} == before
+
+
+def test_first_write_refused_while_another_process_reads(reference_stores):
+    path = reference_stores / OPS
+    before = _digest(path)
+    reader = subprocess.Popen(
+        [sys.executable, "-c",
+         "import kuzu,sys; db=kuzu.Database(sys.argv[1], read_only=True); "
+         "print('ready', flush=True); sys.stdin.read()", str(path)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert reader.stdout.readline().strip() == "ready"
+        with HierarchicalMemory("ops-agent", path) as memory:
+            with pytest.raises(StoreLockedError):
+                memory.store_knowledge("checkout-api runs 99 replicas", "checkout-api replicas")
+            assert memory.read_only
+            assert memory.get_statistics()["semantic_nodes"] == 84
+    finally:
+        reader.communicate("")
+    assert _digest(path) == before
