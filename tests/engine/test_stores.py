@@ -137,6 +137,7 @@ from memexplorer.engine.hierarchical_memory import HierarchicalMemory
 memory = HierarchicalMemory("crash", sys.argv[1])
 for number in range(5):
     memory.store_knowledge(f"fact number {number} about queues", "queues")
+memory.store_episode("an episode that stays in the WAL", "test")
 print("ready", flush=True)
 sys.stdin.read()
 """
@@ -155,6 +156,7 @@ def test_store_left_with_a_wal_reads_without_changes(tmp_path):
     before = {p.name: _digest(p) for p in tmp_path.iterdir()}
     with HierarchicalMemory("crash", path, mode="read") as memory:
         assert memory.get_statistics()["semantic_nodes"] == 5
+        assert memory.get_statistics()["episodic_nodes"] == 1
     assert summarize_store(path).agents["crash"]["SemanticMemory"] == 5
     assert {p.name: _digest(p) for p in tmp_path.iterdir()} == before
 
