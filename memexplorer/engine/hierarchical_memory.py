@@ -233,10 +233,13 @@ class HierarchicalMemory:
             for step in plan:
                 self._write_supersession(graph, step)
             if similar:
-                # COPY from a subquery: UNWIND/MATCH/CREATE scans the node table
-                # once per edge in kuzu 0.11 (40+ ms a fact at 100k facts).
+                # One UNWIND for all edges: measured faster than a statement per
+                # edge and than COPY (which checkpoints the store) in kuzu 0.11.
                 graph.execute(
-                    "COPY SIMILAR_TO FROM (UNWIND $edges AS e RETURN $sid, e.id, e.w, e.m)",
+                    """UNWIND $edges AS e
+                       MATCH (a:SemanticMemory {memory_id: $sid}),
+                             (b:SemanticMemory {memory_id: e.id})
+                       CREATE (a)-[:SIMILAR_TO {weight: e.w, metadata: e.m}]->(b)""",
                     {"sid": node_id, "edges": similar},
                 )
         recent.append({"id": node_id, "content": content, "concept": concept, "tags": tags})
