@@ -8,6 +8,7 @@ import shutil
 import struct
 import subprocess
 import sys
+from contextlib import contextmanager
 
 import pytest
 
@@ -93,22 +94,32 @@ def test_truncated_store(reference_stores, tmp_path, keep):
     assert _digest(path) == before
 
 
-def test_locked_store_says_so(reference_stores):
-    path = reference_stores / OPS
+HOLDER = (
+    "import kuzu, sys; db = kuzu.Database(sys.argv[1], read_only=sys.argv[2] == 'ro'); "
+    "print('ready', flush=True); sys.stdin.read()"
+)
+
+
+@contextmanager
+def held_by_another_process(path, mode):
+    """Another process keeps ``path`` open ("ro" or "rw") until the block ends."""
     holder = subprocess.Popen(
-        [sys.executable, "-c",
-         "import kuzu,sys; db=kuzu.Database(sys.argv[1]); print('ready', flush=True); "
-         "sys.stdin.read()", str(path)],
+        [sys.executable, "-c", HOLDER, str(path), mode],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
     )  # fmt: skip
     try:
         assert holder.stdout.readline().strip() == "ready"
-        with pytest.raises(StoreLockedError) as raised:
-            summarize_store(path)
-        assert "Another process" in str(raised.value)
-        assert "Stop that process" in raised.value.hint
+        yield
     finally:
         holder.communicate("")
+
+
+def test_locked_store_says_so(reference_stores):
+    path = reference_stores / OPS
+    with held_by_another_process(path, "rw"), pytest.raises(StoreLockedError) as raised:
+        summarize_store(path)
+    assert "Another process" in str(raised.value)
+    assert "Stop that process" in raised.value.hint
 
 
 def test_resolve_prefers_graph_db(tmp_path, reference_stores):
@@ -164,19 +175,9 @@ def test_store_left_with_a_wal_reads_without_changes(tmp_path):
 def test_first_write_refused_while_another_process_reads(reference_stores):
     path = reference_stores / OPS
     before = _digest(path)
-    reader = subprocess.Popen(
-        [sys.executable, "-c",
-         "import kuzu,sys; db=kuzu.Database(sys.argv[1], read_only=True); "
-         "print('ready', flush=True); sys.stdin.read()", str(path)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    try:
-        assert reader.stdout.readline().strip() == "ready"
-        with HierarchicalMemory("ops-agent", path) as memory:
-            with pytest.raises(StoreLockedError):
-                memory.store_knowledge("checkout-api runs 99 replicas", "checkout-api replicas")
-            assert memory.read_only
-            assert memory.get_statistics()["semantic_nodes"] == 84
-    finally:
-        reader.communicate("")
+    with held_by_another_process(path, "ro"), HierarchicalMemory("ops-agent", path) as memory:
+        with pytest.raises(StoreLockedError):
+            memory.store_knowledge("checkout-api runs 99 replicas", "checkout-api replicas")
+        assert memory.read_only
+        assert memory.get_statistics()["semantic_nodes"] == 84
     assert _digest(path) == before
