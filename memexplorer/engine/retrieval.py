@@ -63,6 +63,12 @@ def query_entities(query: str) -> list[str]:
     return list(dict.fromkeys(n for n in names if len(n) > 2))
 
 
+#: Properties of the rels drawn among the result nodes, by rel table.
+_EDGE_PROPERTIES: dict[str, tuple[str, ...]] = {
+    "SIMILAR_TO": ("weight", "metadata"),
+    "SUPERSEDES": ("reason", "temporal_delta"),
+    "TRANSITIONED_TO": ("from_value", "to_value", "turn", "transition_type"),
+}
 _CHAIN_RELS = (("SUPERSEDES", "supersedes_context"), ("TRANSITIONED_TO", "transition_context"))
 
 
@@ -129,89 +135,71 @@ class Retriever:
             found[node.node_id] = _Candidate(node, 0, float(row[-1]), reasons)
         return found
 
-    # -- step 4: one SIMILAR_TO hop -----------------------------------------------
-    def _similar(self, seeds: dict[str, _Candidate], threshold: float) -> dict[str, _Candidate]:
-        if not seeds or "SIMILAR_TO" not in self.rel_tables:
-            return {}
-        rows = self.graph.rows(
-            f"""
-            MATCH (a:SemanticMemory)-[e:SIMILAR_TO]-(n:SemanticMemory)
-            WHERE a.memory_id IN $ids AND n.agent_id = $agent AND e.weight >= $threshold
-            RETURN a.memory_id, e.weight, {fact_columns("n")}
-            ORDER BY e.weight DESC
-            """,
-            {"ids": list(seeds), "agent": self.agent_id, "threshold": threshold},
-        )
-        hops: dict[str, _Candidate] = {}
-        for row in rows:
-            origin, weight, node = row[0], row[1], fact_from_row(row[2:])
-            if node.node_id in seeds:
-                continue
-            reason = {"kind": "similar_to", "from": origin, "weight": weight}
-            if node.node_id in hops:
-                hops[node.node_id].reasons.append(reason)
-                continue
-            score = (weight or 0.0) * node.confidence
-            hops[node.node_id] = _Candidate(node, 2, score, [reason])
-        return hops
-
-    # -- step 5: temporal chain context -------------------------------------------
-    def _chain_context(self, around: dict[str, _Candidate], tier: int) -> dict[str, _Candidate]:
-        rels = [rel for rel, _ in _CHAIN_RELS if rel in self.rel_tables]
+    # -- steps 4 and 5: one SIMILAR_TO hop and the temporal chain context ----------
+    def _neighbours(
+        self, around: dict[str, _Candidate], threshold: float | None, chain_tier: int
+    ) -> tuple[dict[str, _Candidate], dict[str, _Candidate]]:
+        """Similar-to neighbours (when ``threshold`` is set) and chain neighbours, in one query."""
+        wanted = [r for r, _ in _CHAIN_RELS] + (["SIMILAR_TO"] if threshold is not None else [])
+        rels = [rel for rel in wanted if rel in self.rel_tables]
+        similar: dict[str, _Candidate] = {}
+        chain: dict[str, _Candidate] = {}
         if not rels or not around:
-            return {}
-        kinds = dict(_CHAIN_RELS)
+            return similar, chain
+        weight = "r.weight" if "SIMILAR_TO" in rels else "0.0"
         rows = self.graph.rows(
             f"""
             MATCH (a:SemanticMemory)-[r:{"|".join(rels)}]-(n:SemanticMemory)
             WHERE a.memory_id IN $ids AND n.agent_id = $agent
-            RETURN a.memory_id, label(r), {fact_columns("n")}
+            RETURN a.memory_id, label(r), {weight}, {fact_columns("n")}
             """,
             {"ids": list(around), "agent": self.agent_id},
         )
-        found: dict[str, _Candidate] = {}
-        for row in rows:
-            origin, rel, node = row[0], row[1], fact_from_row(row[2:])
+        kinds = dict(_CHAIN_RELS)
+        for origin, rel, edge_weight, *fact in sorted(rows, key=lambda r: -(r[2] or 0.0)):
+            node = fact_from_row(fact)
             if node.node_id in around:
                 continue
-            reason = {"kind": kinds[rel], "of": origin}
+            if rel == "SIMILAR_TO":
+                if (edge_weight or 0.0) < (threshold or 0.0):
+                    continue
+                found, tier, score = similar, 2, (edge_weight or 0.0) * node.confidence
+                reason = {"kind": "similar_to", "from": origin, "weight": edge_weight}
+            else:
+                found, tier, score = chain, chain_tier, node.confidence
+                reason = {"kind": kinds[rel], "of": origin}
             if node.node_id in found:
                 found[node.node_id].reasons.append(reason)
-                continue
-            found[node.node_id] = _Candidate(node, tier, node.confidence, [reason])
-        return found
+            else:
+                found[node.node_id] = _Candidate(node, tier, score, [reason])
+        return similar, chain
 
     # -- step 6: every edge among the result --------------------------------------
     def _edges_among(self, ids: list[str]) -> list[KnowledgeEdge]:
+        rels = [rel for rel in _EDGE_PROPERTIES if rel in self.rel_tables]
+        if not rels or not ids:
+            return []
+        names = [name for rel in rels for name in _EDGE_PROPERTIES[rel]]
+        rows = self.graph.rows(
+            f"""MATCH (a:SemanticMemory)-[r:{"|".join(rels)}]->(b:SemanticMemory)
+                WHERE a.memory_id IN $ids AND b.memory_id IN $ids
+                RETURN a.memory_id, b.memory_id, label(r),
+                       {", ".join(f"r.{name}" for name in names)}""",
+            {"ids": ids},
+        )
         edges: list[KnowledgeEdge] = []
-        params = {"ids": ids}
-        if "SIMILAR_TO" in self.rel_tables:
-            for a, b, weight, meta in self.graph.rows(
-                """MATCH (a:SemanticMemory)-[r:SIMILAR_TO]->(b:SemanticMemory)
-                   WHERE a.memory_id IN $ids AND b.memory_id IN $ids
-                   RETURN a.memory_id, b.memory_id, r.weight, r.metadata""",
-                params,
-            ):
-                edges.append(KnowledgeEdge(a, b, "SIMILAR_TO", weight or 0.0, loads_json(meta, {})))
-        if "SUPERSEDES" in self.rel_tables:
-            for a, b, reason, delta in self.graph.rows(
-                """MATCH (a:SemanticMemory)-[r:SUPERSEDES]->(b:SemanticMemory)
-                   WHERE a.memory_id IN $ids AND b.memory_id IN $ids
-                   RETURN a.memory_id, b.memory_id, r.reason, r.temporal_delta""",
-                params,
-            ):
-                meta = {"reason": reason or "", "temporal_delta": delta or ""}
-                edges.append(KnowledgeEdge(a, b, "SUPERSEDES", 1.0, meta))
-        if "TRANSITIONED_TO" in self.rel_tables:
-            for a, b, new, old, turn, kind in self.graph.rows(
-                """MATCH (a:SemanticMemory)-[r:TRANSITIONED_TO]->(b:SemanticMemory)
-                   WHERE a.memory_id IN $ids AND b.memory_id IN $ids
-                   RETURN a.memory_id, b.memory_id, r.from_value, r.to_value, r.turn,
-                          r.transition_type""",
-                params,
-            ):
-                meta = {"from_value": new, "to_value": old, "turn": turn, "transition_type": kind}
-                edges.append(KnowledgeEdge(a, b, "TRANSITIONED_TO", 1.0, meta))
+        for source, target, rel, *values in rows:
+            props = dict(zip(names, values, strict=True))
+            if rel == "SIMILAR_TO":
+                meta = loads_json(props["metadata"], {})
+                edges.append(KnowledgeEdge(source, target, rel, props["weight"] or 0.0, meta))
+            else:
+                meta = {name: props[name] for name in _EDGE_PROPERTIES[rel]}
+                if rel == "SUPERSEDES":
+                    meta = {name: value or "" for name, value in meta.items()}
+                edges.append(KnowledgeEdge(source, target, rel, 1.0, meta))
+        order = {rel: position for position, rel in enumerate(_EDGE_PROPERTIES)}
+        edges.sort(key=lambda e: (order[e.relationship], -e.weight))
         return edges
 
     # -- provenance and supersession marks ----------------------------------------
@@ -282,14 +270,12 @@ class Retriever:
         if max_nodes <= 0 or not (keywords or entities):
             return subgraph
         direct = self._direct(keywords, entities, max(max_nodes * 3, 60))
-        chosen: dict[str, _Candidate] = dict(direct)
-        chosen.update(self._chain_context(direct, 1))
-        if hops:
-            similar = self._similar(direct, similarity_threshold)
-            chosen.update({k: v for k, v in similar.items() if k not in chosen})
-            chosen.update(
-                {k: v for k, v in self._chain_context(similar, 3).items() if k not in chosen}
-            )
+        similar, chain = self._neighbours(direct, similarity_threshold if hops else None, 1)
+        chosen: dict[str, _Candidate] = {**direct, **chain}
+        similar = {k: v for k, v in similar.items() if k not in chosen}
+        chosen.update(similar)
+        _, hop_chain = self._neighbours(similar, None, 3)
+        chosen.update({k: v for k, v in hop_chain.items() if k not in chosen})
         ranked = sorted(chosen.values(), key=lambda c: (c.tier, -c.score))[:max_nodes]
         nodes = []
         for candidate in ranked:
