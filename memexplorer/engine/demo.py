@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from .hierarchical_memory import HierarchicalMemory
@@ -60,9 +61,18 @@ def _write_research_agent(home: Path) -> None:
 
 
 def write_demo_home(home: str | Path) -> Path:
-    """Write a demo ``.amplihack`` home at ``home`` (which must not exist yet)."""
+    """Write a demo ``.amplihack`` home at ``home`` (which must not exist yet).
+
+    It is built in a sibling folder and renamed into place, so an interrupted
+    run never leaves a half-written home that later runs would take as ready.
+    """
     home = Path(home)
-    home.mkdir(parents=True, exist_ok=False)
-    _write_ops_agent(home)
-    _write_research_agent(home)
+    if home.exists():
+        raise FileExistsError(f"{home} exists already")
+    staging = home.with_name(f"{home.name}.partial")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    _write_ops_agent(staging)
+    _write_research_agent(staging)
+    staging.rename(home)
     return home
