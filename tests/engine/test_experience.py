@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 from hypothesis import given
@@ -282,9 +282,7 @@ texts = st.text(min_size=1, max_size=40).filter(str.strip)
     context=texts,
     outcome=texts,
     confidence=st.floats(min_value=0.0, max_value=1.0),
-    when=st.datetimes(
-        timezones=st.sampled_from([None, timezone.utc, timezone(timedelta(hours=5))])
-    ),
+    when=st.datetimes(timezones=st.sampled_from([None, UTC, timezone(timedelta(hours=5))])),
     metadata=st.dictionaries(st.text(max_size=5), st.integers() | st.text(max_size=5), max_size=3),
     tags=st.lists(st.text(max_size=8), max_size=4),
 )
