@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import threading
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -65,9 +66,13 @@ class GraphStore(Protocol):
     read_only: bool
     engine: str
 
-    def rows(self, cypher: str, params: dict[str, Any] | None = None) -> list[list[Any]]: ...
+    def rows(
+        self, cypher: str, params: dict[str, Any] | None = None, *, reuse: bool = False
+    ) -> list[list[Any]]: ...
 
-    def execute(self, cypher: str, params: dict[str, Any] | None = None) -> None: ...
+    def execute(
+        self, cypher: str, params: dict[str, Any] | None = None, *, reuse: bool = False
+    ) -> None: ...
 
     def transaction(self) -> Any: ...
 
@@ -141,6 +146,7 @@ class KuzuStore:
         self.read_only = read_only
         self._lock = threading.RLock()
         self._in_transaction = False
+        self._prepared: dict[str, Any] = {}
         try:
             if buffer_pool_size is None:
                 buffer_pool_size = DEFAULT_BUFFER_POOL if read_only else 0
@@ -153,10 +159,27 @@ class KuzuStore:
         self._closed = False
 
     # -- queries -----------------------------------------------------------------
-    def _run(self, cypher: str, params: dict[str, Any] | None) -> Any:
+    def _compiled(self, cypher: str) -> Any:
+        """A statement compiled once and kept: planning costs about as much as
+        running a small write, and store_knowledge repeats the same few writes."""
+        statement = self._prepared.get(cypher)
+        if statement is None:
+            with warnings.catch_warnings():
+                # kuzu 0.11 (its last release) marks prepare() deprecated; it
+                # still halves the cost of a repeated statement.
+                warnings.simplefilter("ignore", DeprecationWarning)
+                statement = self._conn.prepare(cypher)
+            if not statement.is_success():
+                raise QueryError(f"Kuzu refused a query: {statement.get_error_message()}")
+            self._prepared[cypher] = statement
+        return statement
+
+    def _run(self, cypher: str, params: dict[str, Any] | None, reuse: bool = False) -> Any:
         if self._closed:
             raise QueryError(f"The store is closed: {self.path}")
         try:
+            if reuse:
+                return self._conn.execute(self._compiled(cypher), params or {})
             return self._conn.execute(cypher, params or {})
         except RuntimeError as exc:
             text = str(exc)
@@ -169,10 +192,13 @@ class KuzuStore:
                 hint=f"Store: {self.path}",
             ) from None
 
-    def rows(self, cypher: str, params: dict[str, Any] | None = None) -> list[list[Any]]:
-        """Run a parameterised query and return every row."""
+    def rows(
+        self, cypher: str, params: dict[str, Any] | None = None, *, reuse: bool = False
+    ) -> list[list[Any]]:
+        """Run a parameterised query and return every row (``reuse``: keep the
+        compiled statement for the next call with the same text)."""
         with self._lock:
-            result = self._run(cypher, params)
+            result = self._run(cypher, params, reuse)
             out: list[list[Any]] = []
             while result.has_next():
                 out.append(result.get_next())
@@ -183,9 +209,11 @@ class KuzuStore:
         rows = self.rows(cypher, params)
         return rows[0][0] if rows else None
 
-    def execute(self, cypher: str, params: dict[str, Any] | None = None) -> None:
+    def execute(
+        self, cypher: str, params: dict[str, Any] | None = None, *, reuse: bool = False
+    ) -> None:
         with self._lock:
-            result = self._run(cypher, params)
+            result = self._run(cypher, params, reuse)
             result.close()
 
     @contextmanager
@@ -244,6 +272,7 @@ class KuzuStore:
             if self._closed:
                 return
             self._closed = True
+            self._prepared.clear()
             self._conn.close()
             self._db.close()
 
