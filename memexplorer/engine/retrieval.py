@@ -6,7 +6,11 @@ returned node records in ``metadata["retrieved_because"]`` why it is there,
 so an operator can see what an agent would be shown and for which reason.
 
 Each step is one query over the whole agent (not one per keyword or per
-node), so retrieval costs a small multiple of a single keyword scan.
+node), so retrieval costs a small multiple of a single keyword scan. Follow-up
+queries name the facts found so far by their offset in the SemanticMemory
+table (``offset(id(n))``): kuzu 0.11 tests a list of offsets without reading
+any column, where a list of memory_ids meant reading every id (4-5x slower at
+100k facts). Offsets only live as long as one retrieval, which holds the store.
 """
 
 from __future__ import annotations
@@ -75,6 +79,7 @@ _CHAIN_RELS = (("SUPERSEDES", "supersedes_context"), ("TRANSITIONED_TO", "transi
 @dataclass
 class _Candidate:
     node: KnowledgeNode
+    offset: int
     tier: int
     score: float
     reasons: list[dict[str, Any]] = field(default_factory=list)
@@ -113,7 +118,7 @@ class Retriever:
             WITH m, lower(m.content) AS body, lower(m.concept) AS topic,
                  lower(m.entity_name) AS entity
             WHERE {" OR ".join(tests)}
-            RETURN {fact_columns("m")},
+            RETURN offset(id(m)), {fact_columns("m")},
                    m.confidence * (0.5 + 0.5 * ({hits}) / {float(max(len(keywords), 1))}) AS rank
             ORDER BY rank DESC, m.created_at DESC
             LIMIT $limit
@@ -121,7 +126,7 @@ class Retriever:
             params,
         )
         found: dict[str, _Candidate] = {}
-        for row in rows:
+        for offset, *row in rows:
             node = fact_from_row(row)
             reasons: list[dict[str, Any]] = []
             content, concept = node.content.lower(), node.concept.lower()
@@ -132,12 +137,12 @@ class Retriever:
             matched = [e for e in entities if entity and e in entity]
             if matched:
                 reasons.append({"kind": "entity", "entity": node.entity_name, "query": matched})
-            found[node.node_id] = _Candidate(node, 0, float(row[-1]), reasons)
+            found[node.node_id] = _Candidate(node, offset, 0, float(row[-1]), reasons)
         return found
 
-    # -- steps 4 and 5: one SIMILAR_TO hop and the temporal chain context ----------
+    # -- steps 4 and 5: one SIMILAR_TO hop, the matched facts' temporal chains ------
     def _neighbours(
-        self, around: dict[str, _Candidate], threshold: float | None, chain_tier: int
+        self, around: dict[str, _Candidate], threshold: float | None
     ) -> tuple[dict[str, _Candidate], dict[str, _Candidate]]:
         """Similar-to neighbours (when ``threshold`` is set) and chain neighbours, in one query."""
         wanted = [r for r, _ in _CHAIN_RELS] + (["SIMILAR_TO"] if threshold is not None else [])
@@ -150,13 +155,13 @@ class Retriever:
         rows = self.graph.rows(
             f"""
             MATCH (a:SemanticMemory)-[r:{"|".join(rels)}]-(n:SemanticMemory)
-            WHERE a.memory_id IN $ids AND n.agent_id = $agent
-            RETURN a.memory_id, label(r), {weight}, {fact_columns("n")}
+            WHERE offset(id(a)) IN $offsets AND n.agent_id = $agent
+            RETURN a.memory_id, label(r), {weight}, offset(id(n)), {fact_columns("n")}
             """,
-            {"ids": list(around), "agent": self.agent_id},
+            {"offsets": [c.offset for c in around.values()], "agent": self.agent_id},
         )
         kinds = dict(_CHAIN_RELS)
-        for origin, rel, edge_weight, *fact in sorted(rows, key=lambda r: -(r[2] or 0.0)):
+        for origin, rel, edge_weight, offset, *fact in sorted(rows, key=lambda r: -(r[2] or 0.0)):
             node = fact_from_row(fact)
             if node.node_id in around:
                 continue
@@ -166,29 +171,43 @@ class Retriever:
                 found, tier, score = similar, 2, (edge_weight or 0.0) * node.confidence
                 reason = {"kind": "similar_to", "from": origin, "weight": edge_weight}
             else:
-                found, tier, score = chain, chain_tier, node.confidence
+                found, tier, score = chain, 1, node.confidence
                 reason = {"kind": kinds[rel], "of": origin}
             if node.node_id in found:
                 found[node.node_id].reasons.append(reason)
             else:
-                found[node.node_id] = _Candidate(node, tier, score, [reason])
+                found[node.node_id] = _Candidate(node, offset, tier, score, [reason])
         return similar, chain
 
-    # -- step 6: every edge among the result --------------------------------------
-    def _edges_among(self, ids: list[str]) -> list[KnowledgeEdge]:
+    # -- step 6 and supersession marks: one query over edges into the result ---------
+    def _edge_properties(self) -> tuple[list[str], list[str]]:
+        """The rel tables of step 6 this store has, and their property columns."""
         rels = [rel for rel in _EDGE_PROPERTIES if rel in self.rel_tables]
-        if not rels or not ids:
+        return rels, [name for rel in rels for name in _EDGE_PROPERTIES[rel]]
+
+    def _edges_into(self, offsets: list[int]) -> list[list[Any]]:
+        """Every temporal or similarity edge that ends at a result fact.
+
+        Edges among the result are the ones that also start there; SUPERSEDES
+        edges from anywhere mark their target as replaced.
+        """
+        rels, names = self._edge_properties()
+        if not rels or not offsets:
             return []
-        names = [name for rel in rels for name in _EDGE_PROPERTIES[rel]]
-        rows = self.graph.rows(
+        return self.graph.rows(
             f"""MATCH (a:SemanticMemory)-[r:{"|".join(rels)}]->(b:SemanticMemory)
-                WHERE a.memory_id IN $ids AND b.memory_id IN $ids
-                RETURN a.memory_id, b.memory_id, label(r),
+                WHERE offset(id(b)) IN $offsets
+                RETURN offset(id(a)), a.memory_id, b.memory_id, label(r), a.metadata,
                        {", ".join(f"r.{name}" for name in names)}""",
-            {"ids": ids},
+            {"offsets": offsets},
         )
+
+    def _edges_among(self, rows: list[list[Any]], offsets: set[int]) -> list[KnowledgeEdge]:
+        _, names = self._edge_properties()
         edges: list[KnowledgeEdge] = []
-        for source, target, rel, *values in rows:
+        for source_offset, source, target, rel, _, *values in rows:
+            if source_offset not in offsets:
+                continue
             props = dict(zip(names, values, strict=True))
             if rel == "SIMILAR_TO":
                 meta = loads_json(props["metadata"], {})
@@ -218,18 +237,14 @@ class Retriever:
             if labels.get(node.source_id):
                 node.metadata["source_label"] = labels[node.source_id]
 
-    def _mark_superseded(self, nodes: list[KnowledgeNode]) -> None:
+    def _mark_superseded(self, nodes: list[KnowledgeNode], rows: list[list[Any]]) -> None:
         """Flag facts a newer fact replaced; their confidence counts half, once."""
-        if "SUPERSEDES" not in self.rel_tables or not nodes:
-            return
-        rows = self.graph.rows(
-            """MATCH (newer:SemanticMemory)-[r:SUPERSEDES]->(old:SemanticMemory)
-               WHERE old.memory_id IN $ids
-               RETURN old.memory_id, newer.memory_id, r.reason, newer.metadata""",
-            {"ids": [n.node_id for n in nodes]},
-        )
+        _, names = self._edge_properties()
         newest: dict[str, tuple[float, str, str]] = {}
-        for old_id, newer_id, reason, newer_meta in rows:
+        for _, newer_id, old_id, rel, newer_meta, *values in rows:
+            if rel != "SUPERSEDES":
+                continue
+            reason = dict(zip(names, values, strict=True))["reason"]
             index = loads_json(newer_meta, {}).get("temporal_index", 0)
             index = index if isinstance(index, int | float) else 0
             if old_id not in newest or index > newest[old_id][0]:
@@ -269,21 +284,25 @@ class Retriever:
         entities = query_entities(query)
         if max_nodes <= 0 or not (keywords or entities):
             return subgraph
-        direct = self._direct(keywords, entities, max(max_nodes * 3, 60))
-        similar, chain = self._neighbours(direct, similarity_threshold if hops else None, 1)
-        chosen: dict[str, _Candidate] = {**direct, **chain}
-        similar = {k: v for k, v in similar.items() if k not in chosen}
-        chosen.update(similar)
-        _, hop_chain = self._neighbours(similar, None, 3)
-        chosen.update({k: v for k, v in hop_chain.items() if k not in chosen})
+        # Direct matches rank first and the query already orders them, so the
+        # best max_nodes of them are all that can be returned; when they fill
+        # the budget, neighbours could not make the cut and are not fetched.
+        direct = self._direct(keywords, entities, max_nodes)
+        chosen: dict[str, _Candidate] = dict(direct)
+        if len(direct) < max_nodes:
+            similar, chain = self._neighbours(direct, similarity_threshold if hops else None)
+            chosen.update(chain)
+            chosen.update({k: v for k, v in similar.items() if k not in chosen})
         ranked = sorted(chosen.values(), key=lambda c: (c.tier, -c.score))[:max_nodes]
         nodes = []
         for candidate in ranked:
             candidate.node.metadata["retrieved_because"] = candidate.reasons
             nodes.append(candidate.node)
         self._attach_provenance(nodes)
-        self._mark_superseded(nodes)
+        offsets = [candidate.offset for candidate in ranked]
+        incoming = self._edges_into(offsets)
+        self._mark_superseded(nodes, incoming)
         subgraph.nodes = nodes
-        subgraph.edges = self._edges_among([n.node_id for n in nodes])
+        subgraph.edges = self._edges_among(incoming, set(offsets))
         self._mark_chain_positions(nodes, subgraph.edges)
         return subgraph
