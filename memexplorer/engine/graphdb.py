@@ -139,6 +139,7 @@ class KuzuStore:
         *,
         read_only: bool = True,
         buffer_pool_size: int | None = None,
+        max_db_size: int = 0,
     ) -> None:
         import kuzu
 
@@ -150,8 +151,11 @@ class KuzuStore:
         try:
             if buffer_pool_size is None:
                 buffer_pool_size = DEFAULT_BUFFER_POOL if read_only else 0
+            # max_db_size bounds the address space kuzu maps (8 TB by default),
+            # which many stores open in one process can exhaust; 0 keeps the default.
+            limits = {"max_db_size": max_db_size} if max_db_size > 0 else {}
             self._db = kuzu.Database(
-                str(self.path), read_only=read_only, buffer_pool_size=buffer_pool_size
+                str(self.path), read_only=read_only, buffer_pool_size=buffer_pool_size, **limits
             )
             self._conn = kuzu.Connection(self._db)
         except RuntimeError as exc:
