@@ -1,0 +1,33 @@
+"""``memexplorer demo``: write a demo home once, then show it."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from . import stats
+
+
+def demo_home() -> Path:
+    """Where the demo home lives: the user's cache folder, never ~/.amplihack."""
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return cache / "memexplorer" / "demo" / ".amplihack"
+
+
+def run(args: argparse.Namespace) -> int:
+    from memexplorer.engine.demo import write_demo_home
+
+    home = Path(args.home).expanduser() if args.home else demo_home()
+    if not home.exists():
+        write_demo_home(home)
+        print(f"Wrote a demo home at {home}", file=sys.stderr)
+    args.path, args.json = str(home), False
+    return stats.run(args)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("demo", help="write a demo home (once) and show it")
+    parser.add_argument("--home", help="where to write it (default: the user cache folder)")
+    parser.set_defaults(handler=run)

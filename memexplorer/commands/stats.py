@@ -1,0 +1,75 @@
+"""``memexplorer stats``: what each store under a path is, with counts per agent."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from memexplorer.engine.exceptions import MemoryError
+from memexplorer.engine.inspection import StoreSummary, summarize_store
+from memexplorer.engine.stores import find_stores
+
+from .common import EXIT_FAILED, EXIT_OK, default_home, print_json, warn
+
+
+def _print_stats(summaries: list[StoreSummary]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    for summary in summaries:
+        version = summary.storage_version if summary.storage_version is not None else "-"
+        title = f"{summary.path}  [dim]{summary.kind} · {summary.engine} · storage {version}[/dim]"
+        table = Table(title=title, title_justify="left", show_edge=False)
+        tables = sorted({t for counts in summary.agents.values() for t in counts})
+        longest = max((len(agent) for agent in summary.agents), default=5)
+        table.add_column("agent", no_wrap=True, min_width=longest)
+        for name in tables:
+            table.add_column(name, justify="right")
+        for agent, counts in sorted(summary.agents.items()):
+            table.add_row(agent, *(f"{counts.get(t, 0):,}" for t in tables))
+        console.print(table)
+        if summary.absent_tables:
+            console.print(f"  [dim]absent tables: {', '.join(summary.absent_tables)}[/dim]")
+        console.print()
+
+
+def run(args: argparse.Namespace) -> int:
+    root = Path(args.path).expanduser() if args.path else default_home()
+    stores = find_stores(root)
+    summaries: list[StoreSummary] = []
+    failures: list[MemoryError] = []
+    for fmt in stores:
+        try:
+            summaries.append(summarize_store(fmt))
+        except MemoryError as exc:
+            if len(stores) == 1:
+                raise
+            failures.append(exc)
+    if args.json:
+        payload: dict[str, object] = {"stores": [s.to_dict() for s in summaries]}
+        if failures:
+            payload["errors"] = [
+                {"path": str(getattr(e, "path", "")), "error": e.title, "message": e.message}
+                for e in failures
+            ]
+        print_json(payload)
+    else:
+        if not summaries:
+            print(f"No memory stores found under {root}", file=sys.stderr)
+        _print_stats(summaries)
+    for exc in failures:
+        warn(f"{exc.title}: {exc.message}")
+    return EXIT_FAILED if failures and not summaries else EXIT_OK
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "stats", help="what each store under PATH is, and its counts per agent"
+    )
+    parser.add_argument(
+        "path", nargs="?", help="a store, an agent folder or a home (default ~/.amplihack)"
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON for scripts")
+    parser.set_defaults(handler=run)
