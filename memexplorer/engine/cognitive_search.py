@@ -8,9 +8,11 @@ place. The rules, which the API promises:
 * the best concept match comes first: a concept equal to the query, then the
   number of keywords the concept holds, then a blend of keyword coverage, word
   overlap and confidence;
-* the scan fetches ``limit * GRAPH_FETCH_MULTIPLIER`` candidates in one query;
-  when it is full, the SIMILAR_TO neighbours (one hop, either direction) of the
-  best ones are read too, which finds matching facts the window cut off.
+* one scan fetches ``limit * GRAPH_FETCH_MULTIPLIER`` candidates (best concept
+  and keyword matches first); then the SIMILAR_TO neighbours (one hop, either
+  direction) of the best ``limit`` are read: a neighbour that matches joins the
+  candidates even if the scan's window cut it off, and a fact linked to a strong
+  seed ranks higher (graph support).
 """
 
 from __future__ import annotations
@@ -103,24 +105,31 @@ def _hits(text: str, keywords: list[str]) -> int:
 
 @cache
 def _scan_query(count: int) -> str:
-    concept_hits = " + ".join(f"CASE WHEN c CONTAINS $k{i} THEN 1 ELSE 0 END" for i in range(count))
+    def total(test: str) -> str:
+        return " + ".join(f"CASE WHEN {test.format(i=i)} THEN 1 ELSE 0 END" for i in range(count))
+
     any_hit = " OR ".join(f"c CONTAINS $k{i} OR t CONTAINS $k{i}" for i in range(count))
     return f"""
         MATCH (s:SemanticMemory)
         WHERE s.agent_id = $agent AND s.confidence >= $min_confidence
         WITH s, lower(s.concept) AS c, lower(s.content) AS t
         WHERE {any_hit}
-        WITH s, c = $query AS exact, {concept_hits} AS concept_hits
+        WITH s, c = $query AS exact, {total("c CONTAINS $k{i}")} AS concept_hits,
+             {total("(c CONTAINS $k{i} OR t CONTAINS $k{i})")} AS hits
         RETURN {returning("s", FACT_FIELDS)}
-        ORDER BY exact DESC, concept_hits DESC, s.confidence DESC, s.created_at DESC
+        ORDER BY exact DESC, concept_hits DESC, hits DESC, s.confidence DESC, s.created_at DESC
         LIMIT $fetch"""
 
 
+# Primary-key lookups of the seeds (an ``IN $ids`` filter would scan the table).
 _NEIGHBOURS = f"""
     UNWIND $ids AS seed
     MATCH (s:SemanticMemory {{node_id: seed}})-[r:SIMILAR_TO]-(n:SemanticMemory)
     WHERE n.agent_id = $agent AND n.confidence >= $min_confidence
-    RETURN DISTINCT {returning("n", FACT_FIELDS)}"""
+    RETURN r.similarity_score, {returning("n", FACT_FIELDS)}"""
+
+#: How much a SIMILAR_TO link to one of the best seeds adds to a fact's score.
+GRAPH_SUPPORT_WEIGHT = 0.25
 
 
 def all_facts(
@@ -138,12 +147,47 @@ def all_facts(
     return [fact_from_row(row) for row in rows]
 
 
-def _rank_key(fact: SemanticFact, query: str, keywords: list[str], query_tokens: set[str]):
-    concept, content = fact.concept.lower(), fact.content.lower()
-    coverage = _hits(f"{concept}\n{content}", keywords) / len(keywords)
-    overlap = jaccard(query_tokens, tokenize(f"{fact.concept} {fact.content}"))
-    blend = (0.7 * coverage + 0.3 * overlap) * (0.5 + 0.5 * fact.confidence)
-    return (concept == query, _hits(concept, keywords), blend)
+class _Ranking:
+    """The sort key of a candidate: exact concept, concept hits, then a blend."""
+
+    def __init__(self, query: str, keywords: list[str]) -> None:
+        self.text = " ".join(query.lower().split())
+        self.keywords = keywords
+        self.tokens = tokenize(query)
+        self.support: dict[str, float] = {}
+
+    def key(self, fact: SemanticFact) -> tuple[bool, int, float]:
+        concept = fact.concept.lower()
+        coverage = _hits(f"{concept}\n{fact.content.lower()}", self.keywords) / len(self.keywords)
+        overlap = jaccard(self.tokens, tokenize(f"{fact.concept} {fact.content}"))
+        blend = (0.7 * coverage + 0.3 * overlap) * (0.5 + 0.5 * fact.confidence)
+        blend += GRAPH_SUPPORT_WEIGHT * self.support.get(fact.node_id, 0.0)
+        return (concept == self.text, _hits(concept, self.keywords), blend)
+
+
+def _expand(
+    graph: SharedGraph,
+    agent: str,
+    min_confidence: float,
+    found: dict[str, SemanticFact],
+    seeds: list[str],
+    ranking: _Ranking,
+) -> None:
+    """Follow SIMILAR_TO one hop from the seeds: matching neighbours join the
+    candidates, and every neighbour earns support from its strongest link."""
+    rows = graph.rows(
+        _NEIGHBOURS,
+        {"ids": seeds, "agent": agent, "min_confidence": float(min_confidence)},
+        reuse=True,
+    )
+    for row in rows:
+        score, node_id = float(row[0] or 0.0), row[1]
+        if node_id not in found:
+            lowered = f"{(row[2] or '').lower()}\n{(row[3] or '').lower()}"
+            if not _hits(lowered, ranking.keywords):
+                continue  # a fact holding no query keyword is never returned
+            found[node_id] = fact_from_row(row[1:])
+        ranking.support[node_id] = max(ranking.support.get(node_id, 0.0), score)
 
 
 def search_facts(
@@ -161,31 +205,15 @@ def search_facts(
         return all_facts(graph, agent, limit, min_confidence)
     if limit == 0:
         return []
+    ranking = _Ranking(query or "", keywords)
     fetch = limit * GRAPH_FETCH_MULTIPLIER
-    text = " ".join((query or "").lower().split())
     params: dict[str, Any] = {f"k{i}": word for i, word in enumerate(keywords)}
-    params.update(agent=agent, min_confidence=float(min_confidence), query=text, fetch=fetch)
-    rows = graph.rows(_scan_query(len(keywords)), params, reuse=True)
+    params.update(agent=agent, min_confidence=float(min_confidence), query=ranking.text)
+    rows = graph.rows(_scan_query(len(keywords)), {**params, "fetch": fetch}, reuse=True)
     found = {row[0]: fact_from_row(row) for row in rows}
-    if expand and len(rows) >= fetch:
-        seeds = list(found)[:limit]
-        for row in graph.rows(
-            _NEIGHBOURS,
-            {"ids": seeds, "agent": agent, "min_confidence": float(min_confidence)},
-            reuse=True,
-        ):
-            if row[0] in found:
-                continue
-            lowered = f"{(row[1] or '').lower()}\n{(row[2] or '').lower()}"
-            if _hits(lowered, keywords):
-                found[row[0]] = fact_from_row(row)
-    query_tokens = tokenize(query)
-    ranked = sorted(
-        found.values(),
-        key=lambda f: _rank_key(f, text, keywords, query_tokens),
-        reverse=True,
-    )
-    return ranked[:limit]
+    if expand and found:
+        _expand(graph, agent, min_confidence, found, list(found)[:limit], ranking)
+    return sorted(found.values(), key=ranking.key, reverse=True)[:limit]
 
 
 def similar_facts(
