@@ -8,9 +8,9 @@ import shutil
 import struct
 import subprocess
 import sys
-from contextlib import contextmanager
 
 import pytest
+from store_helpers import held_by_another_process
 
 from memexplorer.engine.exceptions import (
     CorruptStoreError,
@@ -92,26 +92,6 @@ def test_truncated_store(reference_stores, tmp_path, keep):
     with pytest.raises(CorruptStoreError):
         summarize_store(path)
     assert _digest(path) == before
-
-
-HOLDER = (
-    "import kuzu, sys; db = kuzu.Database(sys.argv[1], read_only=sys.argv[2] == 'ro'); "
-    "print('ready', flush=True); sys.stdin.read()"
-)
-
-
-@contextmanager
-def held_by_another_process(path, mode):
-    """Another process keeps ``path`` open ("ro" or "rw") until the block ends."""
-    holder = subprocess.Popen(
-        [sys.executable, "-c", HOLDER, str(path), mode],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    try:
-        assert holder.stdout.readline().strip() == "ready"
-        yield
-    finally:
-        holder.communicate("")
 
 
 def test_locked_store_says_so(reference_stores):

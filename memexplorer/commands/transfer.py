@@ -1,0 +1,121 @@
+"""``memexplorer export`` and ``memexplorer import``: one agent's memory in and out."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import asdict
+from typing import Any
+
+from memexplorer.engine.transfer import (
+    FORMATS,
+    ExportResult,
+    ImportResult,
+    export_agent_store,
+    import_agent_store,
+)
+
+from .common import EXIT_OK, print_json, progress, warn
+
+
+def _as_json(result: ExportResult | ImportResult) -> dict[str, Any]:
+    return {key: str(v) if hasattr(v, "__fspath__") else v for key, v in asdict(result).items()}
+
+
+def _print_counts(title: str, counts: dict[str, int], extra: list[str]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    console.print(title, highlight=False, soft_wrap=True)
+    table = Table(show_edge=False)
+    table.add_column("table")
+    table.add_column("count", justify="right")
+    for name, count in counts.items():
+        table.add_row(name, f"{count:,}")
+    console.print(table)
+    for line in extra:
+        console.print(line)
+
+
+def run_export(args: argparse.Namespace) -> int:
+    with progress(f"Exporting {args.agent}"):
+        result = export_agent_store(
+            args.agent,
+            args.output,
+            format=args.format,
+            storage_path=args.storage_path,
+            home=args.home,
+        )
+    for message in result.warnings:
+        warn(message)
+    if args.json:
+        print_json(_as_json(result))
+    else:
+        _print_counts(
+            f"Exported {result.agent} ({result.format}) from {result.store}",
+            result.counts,
+            [f"wrote {result.output} ({result.size_bytes:,} bytes)"],
+        )
+    return EXIT_OK
+
+
+def run_import(args: argparse.Namespace) -> int:
+    with progress(f"Importing into {args.agent}"):
+        result = import_agent_store(
+            args.agent,
+            args.source,
+            format=args.format,
+            merge=args.merge,
+            storage_path=args.storage_path,
+            home=args.home,
+        )
+    for message in result.warnings:
+        warn(message)
+    if args.json:
+        print_json(_as_json(result))
+    else:
+        extra = [f"skipped (already there): {result.skipped:,}   errors: {result.errors:,}"]
+        if result.backup is not None:
+            extra.append(f"the previous store is kept at {result.backup}")
+        _print_counts(
+            f"Imported {result.source} into {result.agent} at {result.store}"
+            + (" (merged)" if result.merged else ""),
+            result.counts,
+            extra,
+        )
+    return EXIT_OK
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--format",
+        default="json",
+        choices=list(FORMATS),
+        help="json (transfer format 1.1) or raw-db, a copy of the store (kuzu: alias)",
+    )
+    parser.add_argument(
+        "--storage-path",
+        help="the agent's folder (holding graph_db or kuzu_db) or the store file",
+    )
+    parser.add_argument(
+        "--home", help="the amplihack home when --storage-path is not given (~/.amplihack)"
+    )
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    export = subparsers.add_parser("export", help="write one agent's memory to a file")
+    export.add_argument("agent", help="the agent whose memory to export")
+    export.add_argument("output", help="the file to write (written whole, or not at all)")
+    _common(export)
+    export.set_defaults(handler=run_export)
+    imports = subparsers.add_parser(
+        "import", help="bring an export into an agent's memory (replacing it, or --merge)"
+    )
+    imports.add_argument("agent", help="the agent to import into (the file's name is ignored)")
+    imports.add_argument("source", help="a JSON export, or a store file for --format raw-db")
+    imports.add_argument(
+        "--merge", action="store_true", help="keep the agent's data; skip ids already there"
+    )
+    _common(imports)
+    imports.set_defaults(handler=run_import)
