@@ -332,8 +332,7 @@ def import_agent_store(
         data = _read_export(source)
         precheck_import(data, merge=merge)  # bad files never create or open a store
         _make_private_dirs(store.parent)
-        with HierarchicalMemory(agent, store) as memory:
-            result = memory.import_from_json(data, merge=merge)
+        result = _staged_import(agent, store, data, merge)
         _secure_new_store(store, existed)
         counts = {
             "SemanticMemory": result["semantic_nodes_imported"],
@@ -344,6 +343,73 @@ def import_agent_store(
             agent, kind, source, store, counts, result["skipped"], result["errors"], merge
         )
     return _import_raw(agent, source, store)
+
+
+def _checkpoint_pending_log(store: Path) -> None:
+    """Fold a write-ahead log left by the store's writer into the file, so the
+    file alone holds every committed change (opening for writing replays it)."""
+    if store.with_name(store.name + ".wal").exists():
+        open_kuzu(store, read_only=False).close()
+
+
+def _staged_import(agent: str, store: Path, data: dict[str, Any], merge: bool) -> dict[str, Any]:
+    """Import into a copy of the store, then rename the copy over it.
+
+    Kuzu 0.11 writes COPY data outside its log: a process killed while
+    committing an import could keep the deletions and lose the inserts. A copy
+    that replaces the store in one rename leaves either the old file or the new
+    one. A read-only handle on the store, held throughout, keeps any other
+    process from writing to it meanwhile (kuzu refuses a writer while it is open).
+    """
+    _remove_stale_stages(store)
+    stage = store.with_name(f".{store.name}.import-{os.getpid()}")
+    holder = None
+    try:
+        if store.exists():
+            require_kuzu_readable(sniff(store))
+            _checkpoint_pending_log(store)
+            holder = open_kuzu(store)
+            shutil.copyfile(store, stage)
+            shutil.copymode(store, stage)
+        with HierarchicalMemory(agent, stage, mode="write") as memory:
+            result = memory.import_from_json(data, merge=merge)
+        # Closing checkpointed the copy: it is one self-contained file now.
+        with open(stage, "rb") as handle:
+            os.fsync(handle.fileno())
+        os.replace(stage, store)
+        _fsync_folder(store.parent)
+        return result
+    finally:
+        if holder is not None:
+            holder.close()
+        for suffix in ("", *_SIDECARS):
+            stage.with_name(stage.name + suffix).unlink(missing_ok=True)
+
+
+def _remove_stale_stages(store: Path) -> None:
+    """Remove copies left by imports whose process died (killed mid-import)."""
+    for stage in store.parent.glob(f".{store.name}.import-*"):
+        pid = stage.name.rsplit("-", 1)[-1].split(".", 1)[0]
+        if pid.isdigit() and not _process_alive(int(pid)):
+            stage.unlink(missing_ok=True)
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _fsync_folder(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _import_raw(agent: str, source: Path, store: Path) -> ImportResult:
