@@ -426,6 +426,10 @@ class HierarchicalMemory:
         The caller's agent name is the only partition key; the file's
         ``agent_name`` is informational. Without ``merge`` the agent's current
         data is replaced; with it, ids that exist already are skipped and counted.
+        One kuzu transaction: a failed import changes nothing. A process killed
+        while kuzu commits may still lose the import's rows (kuzu 0.11 writes
+        COPY data outside its log); ``transfer.import_agent_store`` is safe
+        against that too, and is what the CLI uses.
         """
         from .hierarchical_transfer import import_agent, precheck_import
 
