@@ -15,7 +15,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 from .exceptions import (
     CorruptStoreError,
@@ -81,6 +84,10 @@ class GraphStore(Protocol):
     def rel_tables(self) -> dict[str, RelTable]: ...
 
     def columns(self, table: str) -> list[tuple[str, str]]: ...
+
+    def primary_key(self, table: str) -> str | None: ...
+
+    def arrow(self, cypher: str, params: dict[str, Any] | None = None) -> pa.Table: ...
 
     def has_table(self, name: str) -> bool: ...
 
@@ -261,6 +268,20 @@ class KuzuStore:
     def columns(self, table: str) -> list[tuple[str, str]]:
         rows = self.rows(f"CALL table_info({literal(table)}) RETURN *")
         return [(row[1], row[2]) for row in rows]
+
+    def primary_key(self, table: str) -> str | None:
+        """A node table's primary-key column (rel tables have none)."""
+        rows = self.rows(f"CALL table_info({literal(table)}) RETURN *")
+        return next((row[1] for row in rows if len(row) > 4 and row[4] is True), None)
+
+    def arrow(self, cypher: str, params: dict[str, Any] | None = None) -> pa.Table:
+        """Run a parameterised query and return its rows as one Arrow table."""
+        with self._lock:
+            result = self._run(cypher, params)
+            try:
+                return result.get_as_arrow(chunk_size=10_000)
+            finally:
+                result.close()
 
     def has_table(self, name: str) -> bool:
         return any(table == name for table, _ in self._tables())

@@ -1,0 +1,474 @@
+"""Read-only browsing of any store, for the app: an agent's tables, pages of rows,
+one node with its edges.
+
+Pages come from the database a page at a time (never every row in memory), as
+Arrow tables the app's table widget draws directly. Kuzu graph stores and
+SQLite stores (experiences, flat session memory) answer the same calls.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+import pyarrow as pa
+
+from .exceptions import InvalidInputError, StoreError
+from .graphdb import KuzuStore, identifier, literal
+from .inspection import AGENT_COLUMNS, open_graph, open_sqlite_readonly
+from .stores import StoreFormat, sniff
+
+__all__ = [
+    "ColumnInfo",
+    "EdgeInfo",
+    "GraphBrowser",
+    "NodeDetail",
+    "Page",
+    "PageQuery",
+    "SqliteBrowser",
+    "StoreBrowser",
+    "TableInfo",
+    "open_browser",
+]
+
+TableKind = Literal["node", "rel", "table"]
+#: Columns whose text is JSON (shown pretty in the app's value view).
+JSON_COLUMNS = frozenset({"tags", "metadata", "steps", "prerequisites"})
+#: Per direction and rel type, the edges a node view lists before "+N more".
+EDGE_LIMIT = 200
+_SHORT_LABEL_COLUMNS = ("concept", "name", "title", "description", "content", "summary",
+                        "raw_data", "context")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class ColumnInfo:
+    name: str
+    type: str
+
+    @property
+    def is_text(self) -> bool:
+        return self.type.upper() in ("STRING", "TEXT", "VARCHAR") or self.type == ""
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    """One table as an agent sees it: its rows of that agent, its columns."""
+
+    name: str
+    kind: TableKind
+    count: int
+    columns: tuple[ColumnInfo, ...]
+    primary_key: str | None = None
+    endpoints: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def column_names(self) -> list[str]:
+        return [c.name for c in self.columns]
+
+
+@dataclass(frozen=True)
+class PageQuery:
+    """Which rows to show: a window, an order and a text filter."""
+
+    offset: int = 0
+    limit: int = 100
+    sort: str | None = None
+    descending: bool = False
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Page:
+    table: str
+    query: PageQuery
+    data: pa.Table
+    total: int
+
+    @property
+    def first(self) -> int:
+        return self.query.offset + 1 if self.data.num_rows else 0
+
+    @property
+    def last(self) -> int:
+        return self.query.offset + self.data.num_rows
+
+    def describe(self) -> str:
+        """Honest counts: "1–100 of 48,213" (and what filters them)."""
+        where = f" matching {self.query.text!r}" if self.query.text else ""
+        if not self.total:
+            return f"no rows{where}"
+        return f"{self.first:,}–{self.last:,} of {self.total:,}{where}"
+
+
+@dataclass(frozen=True)
+class EdgeInfo:
+    rel: str
+    direction: Literal["out", "in"]
+    neighbour_table: str
+    neighbour_key: str
+    neighbour_label: str
+    properties: dict[str, Any]
+
+
+@dataclass
+class NodeDetail:
+    table: str
+    key: str
+    properties: dict[str, Any]
+    edges: dict[tuple[str, str], list[EdgeInfo]] = field(default_factory=dict)
+    more: dict[tuple[str, str], int] = field(default_factory=dict)
+    flags: list[str] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        return short_label(self.properties) or self.key
+
+
+def short_label(properties: dict[str, Any], width: int = 60) -> str:
+    """A one-line name for a row: its concept, name or title, else the start of its text."""
+    for column in _SHORT_LABEL_COLUMNS:
+        value = properties.get(column)
+        if isinstance(value, str) and value.strip():
+            text = " ".join(value.split())
+            return text if len(text) <= width else text[: width - 1] + "…"
+    return ""
+
+
+class StoreBrowser(Protocol):
+    path: Path
+
+    def agents(self) -> list[str]: ...
+
+    def tables(self, agent: str) -> list[TableInfo]: ...
+
+    def page(self, table: TableInfo, agent: str, query: PageQuery) -> Page: ...
+
+    def node(self, table: str, key: str) -> NodeDetail: ...
+
+    def interrupt(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def _check_sort(table: TableInfo, query: PageQuery) -> None:
+    if query.sort is not None and query.sort not in table.column_names:
+        raise InvalidInputError(
+            f"{table.name} has no column {query.sort!r} to sort by",
+            hint=f"Columns: {', '.join(table.column_names)}",
+        )
+    if query.limit <= 0 or query.offset < 0:
+        raise InvalidInputError(f"A page needs offset >= 0 and limit > 0, not {query}")
+
+
+# -- Kuzu graph stores --------------------------------------------------------------------
+class GraphBrowser:
+    """Browse a Kuzu store, read-only. Node tables are filtered by their agent
+    column; rel tables by the agent of the edge's source node."""
+
+    def __init__(self, graph: KuzuStore) -> None:
+        self.graph = graph
+        self.path = graph.path
+        self._node_tables = graph.node_tables()
+        self._rels = graph.rel_tables()
+        self._columns = {t: graph.columns(t) for t in [*self._node_tables, *self._rels]}
+        self._keys = {t: graph.primary_key(t) for t in self._node_tables}
+
+    def _agent_column(self, table: str) -> str | None:
+        names = {name for name, _ in self._columns.get(table, [])}
+        return next((c for c in AGENT_COLUMNS if c in names), None)
+
+    def _rel_sources(self, rel: str) -> list[str]:
+        return sorted({source for source, _ in self._rels[rel].pairs})
+
+    def agents(self) -> list[str]:
+        found: set[str] = set()
+        for table in self._node_tables:
+            column = self._agent_column(table)
+            if column:
+                query = f"MATCH (n:{identifier(table)}) RETURN DISTINCT n.{identifier(column)}"
+                found.update(row[0] or "" for row in self.graph.rows(query))
+        return sorted(found)
+
+    # -- which rows belong to the agent --------------------------------------------------
+    def _node_match(self, table: str, agent: str) -> tuple[str, dict[str, Any]]:
+        column = self._agent_column(table)
+        match = f"MATCH (n:{identifier(table)})"
+        if column is None:
+            return match, {}
+        return f"{match} WHERE n.{identifier(column)} = $agent", {"agent": agent}
+
+    def _rel_match(self, rel: str, agent: str) -> tuple[str, dict[str, Any]]:
+        sources = [s for s in self._rel_sources(rel) if self._agent_column(s)]
+        pattern = f"MATCH (a)-[n:{identifier(rel)}]->(b)"
+        if not sources:
+            return pattern, {}
+        tests = [
+            f"(label(a) = {literal(s)} AND a.{identifier(self._agent_column(s) or '')} = $agent)"
+            for s in sources
+        ]
+        return f"{pattern} WHERE {' OR '.join(tests)}", {"agent": agent}
+
+    def tables(self, agent: str) -> list[TableInfo]:
+        out: list[TableInfo] = []
+        for table in self._node_tables:
+            if self._agent_column(table) is None and agent:
+                continue
+            match, params = self._node_match(table, agent)
+            count = self.graph.scalar(f"{match} RETURN count(n)", params) or 0
+            columns = tuple(ColumnInfo(n, t) for n, t in self._columns[table])
+            out.append(TableInfo(table, "node", count, columns, self._keys[table]))
+        for rel, info in self._rels.items():
+            match, params = self._rel_match(rel, agent)
+            if not params and agent:
+                continue
+            count = self.graph.scalar(f"{match} RETURN count(n)", params) or 0
+            columns = (
+                ColumnInfo("_from", "STRING"),
+                ColumnInfo("_to", "STRING"),
+                *(ColumnInfo(n, t) for n, t in self._columns[rel]),
+            )
+            out.append(TableInfo(rel, "rel", count, columns, None, info.pairs))
+        return out
+
+    # -- pages ---------------------------------------------------------------------------
+    def _key_expression(self, variable: str, tables: list[str]) -> str:
+        keys = {self._keys.get(t) for t in tables}
+        if len(keys) == 1 and None not in keys:
+            return f"{variable}.{identifier(keys.pop() or '')}"
+        return f"label({variable}) + ':' + string(offset(id({variable})))"
+
+    def page(self, table: TableInfo, agent: str, query: PageQuery) -> Page:
+        _check_sort(table, query)
+        params: dict[str, Any]
+        if table.kind == "rel":
+            match, params = self._rel_match(table.name, agent)
+            sources = [s for s, _ in table.endpoints]
+            targets = [t for _, t in table.endpoints]
+            projections = [
+                f"{self._key_expression('a', sources)} AS _from",
+                f"{self._key_expression('b', targets)} AS _to",
+            ]
+            projections += [f"n.{identifier(c)} AS {identifier(c)}" for c, _ in
+                            self._columns[table.name]]  # fmt: skip
+        else:
+            match, params = self._node_match(table.name, agent)
+            projections = [f"n.{identifier(c.name)} AS {identifier(c.name)}" for c in
+                           table.columns]  # fmt: skip
+        text_columns = [c.name for c in table.columns if c.is_text]
+        params = dict(params)
+        if query.text:
+            params["text"] = query.text.lower()
+            tests = " OR ".join(f"lower({identifier(c)}) CONTAINS $text" for c in text_columns)
+            filtered = f"{match} WITH {', '.join(projections)} WHERE {tests or 'false'}"
+            body = f"{filtered} RETURN *"
+            counted = f"{filtered} RETURN count(*)"
+        else:
+            body = f"{match} RETURN {', '.join(projections)}"
+            counted = f"{match} RETURN count(*)"
+        order = ""
+        if query.sort:
+            direction = "DESC" if query.descending else "ASC"
+            order = f" ORDER BY {identifier(query.sort)} {direction}"
+        total = self.graph.scalar(counted, params) or 0
+        params.update(skip=query.offset, limit=query.limit)
+        data = self.graph.arrow(f"{body}{order} SKIP $skip LIMIT $limit", params)
+        data = data.rename_columns([name.split(".", 1)[-1] for name in data.column_names])
+        return Page(table.name, query, data, int(total))
+
+    # -- one node ------------------------------------------------------------------------
+    def node(self, table: str, key: str) -> NodeDetail:
+        if table not in self._node_tables:
+            raise InvalidInputError(f"{table!r} is not a node table of {self.path}")
+        pk = self._keys[table]
+        if pk is None:
+            raise InvalidInputError(f"{table} has no primary key to find a node by")
+        rows = self.graph.rows(
+            f"MATCH (n:{identifier(table)}) WHERE n.{identifier(pk)} = $key RETURN n",
+            {"key": key},
+        )
+        if not rows:
+            raise InvalidInputError(
+                f"No {table} node with {pk} = {key!r}",
+                hint="It may have been deleted since the table was loaded; reload it.",
+            )
+        own = [name for name, _ in self._columns[table]]
+        detail = NodeDetail(table, key, {name: rows[0][0].get(name) for name in own})
+        for direction, pattern in (("out", "(n)-[r]->(m)"), ("in", "(n)<-[r]-(m)")):
+            self._collect_edges(detail, direction, pattern)
+        self._flag(detail)
+        return detail
+
+    def _collect_edges(self, detail: NodeDetail, direction: str, pattern: str) -> None:
+        pk = identifier(self._keys[detail.table] or "")
+        counts = self.graph.rows(
+            f"MATCH {pattern.replace('(n)', f'(n:{identifier(detail.table)})', 1)} "
+            f"WHERE n.{pk} = $key RETURN label(r), count(r)",
+            {"key": detail.key},
+        )
+        for rel, count in counts:
+            rows = self.graph.rows(
+                f"MATCH {pattern.replace('(n)', f'(n:{identifier(detail.table)})', 1)} "
+                f"WHERE n.{pk} = $key AND label(r) = $rel RETURN r, m LIMIT $limit",
+                {"key": detail.key, "rel": rel, "limit": EDGE_LIMIT},
+            )
+            group = (rel, direction)
+            own = [name for name, _ in self._columns.get(rel, [])]
+            for edge, neighbour in rows:
+                table = neighbour["_label"]
+                neighbour_pk = self._keys.get(table)
+                detail.edges.setdefault(group, []).append(
+                    EdgeInfo(
+                        rel,
+                        direction,  # type: ignore[arg-type]
+                        table,
+                        str(neighbour.get(neighbour_pk) if neighbour_pk else ""),
+                        short_label(neighbour),
+                        {name: edge.get(name) for name in own},
+                    )
+                )
+            if count > len(rows):
+                detail.more[group] = count - len(rows)
+
+    def _flag(self, detail: NodeDetail) -> None:
+        """What an operator should notice: orphans and superseded facts."""
+        source = detail.properties.get("source_id")
+        derived = detail.edges.get(("DERIVES_FROM", "out"))
+        if isinstance(source, str) and source and not derived and "EpisodicMemory" in self._keys:
+            exists = self.graph.scalar(
+                "MATCH (e:EpisodicMemory) WHERE e.memory_id = $id RETURN count(e)", {"id": source}
+            )
+            if not exists:
+                detail.flags.append(f"orphan: source_id {source!r} names no episode")
+        if detail.edges.get(("SUPERSEDES", "in")):
+            newer = detail.edges[("SUPERSEDES", "in")][0]
+            detail.flags.append(f"superseded by {newer.neighbour_key}")
+
+    def interrupt(self) -> None:
+        self.graph.interrupt()
+
+    def close(self) -> None:
+        self.graph.close()
+
+
+# -- SQLite stores ------------------------------------------------------------------------
+_FTS_SHADOW = re.compile(r"_(data|idx|content|docsize|config)$")
+
+
+class SqliteBrowser:
+    """Browse an SQLite store (experiences, flat session memory), read-only."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.connection = open_sqlite_readonly(path)
+        rows = self.connection.execute(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name"
+        ).fetchall()
+        virtual = {name for name, sql in rows if (sql or "").upper().startswith("CREATE VIRTUAL")}
+        self._tables = [
+            name
+            for name, _ in rows
+            if not name.startswith("sqlite_")
+            and name not in virtual
+            and not any(_FTS_SHADOW.search(name) and name.startswith(v) for v in virtual)
+        ]
+        self._columns: dict[str, list[tuple[str, str, bool]]] = {}
+        for table in self._tables:
+            info = self.connection.execute(
+                "SELECT name, type, pk FROM pragma_table_info(?)", (table,)
+            ).fetchall()
+            self._columns[table] = [(n, t, bool(pk)) for n, t, pk in info]
+
+    def _agent_column(self, table: str) -> str | None:
+        names = {n for n, _, _ in self._columns[table]}
+        return next((c for c in AGENT_COLUMNS if c in names), None)
+
+    @staticmethod
+    def _quoted(name: str) -> str:
+        """A catalog name as an SQL identifier (checked, then double-quoted)."""
+        identifier(name)
+        return '"' + name + '"'
+
+    def agents(self) -> list[str]:
+        found: set[str] = set()
+        for table in self._tables:
+            column = self._agent_column(table)
+            if column:
+                sql = f"SELECT DISTINCT {self._quoted(column)} FROM {self._quoted(table)}"
+                found.update(row[0] or "" for row in self.connection.execute(sql))
+        return sorted(found)
+
+    def _where(self, table: str, agent: str) -> tuple[str, list[Any]]:
+        column = self._agent_column(table)
+        if column is None:
+            return "", []
+        return f" WHERE {self._quoted(column)} = ?", [agent]
+
+    def tables(self, agent: str) -> list[TableInfo]:
+        out = []
+        for table in self._tables:
+            where, args = self._where(table, agent)
+            if not where and agent:
+                continue
+            count = self.connection.execute(
+                f"SELECT count(*) FROM {self._quoted(table)}{where}", args
+            ).fetchone()[0]
+            columns = tuple(ColumnInfo(n, t.upper() or "TEXT") for n, t, _ in self._columns[table])
+            keys = [n for n, _, pk in self._columns[table] if pk]
+            out.append(
+                TableInfo(table, "table", count, columns, keys[0] if len(keys) == 1 else None)
+            )
+        return out
+
+    def page(self, table: TableInfo, agent: str, query: PageQuery) -> Page:
+        _check_sort(table, query)
+        where, args = self._where(table.name, agent)
+        if query.text:
+            text_columns = [c.name for c in table.columns if c.is_text]
+            tests = " OR ".join(f"instr(lower({self._quoted(c)}), ?) > 0" for c in text_columns)
+            where += (" AND " if where else " WHERE ") + f"({tests or '0'})"
+            args += [query.text.lower()] * len(text_columns)
+        source = f"FROM {self._quoted(table.name)}{where}"
+        total = self.connection.execute(f"SELECT count(*) {source}", args).fetchone()[0]
+        order = ""
+        if query.sort:
+            order = f" ORDER BY {self._quoted(query.sort)} {'DESC' if query.descending else 'ASC'}"
+        cursor = self.connection.execute(
+            f"SELECT * {source}{order} LIMIT ? OFFSET ?", [*args, query.limit, query.offset]
+        )
+        names = [d[0] for d in cursor.description]
+        rows = cursor.fetchall()
+        data = pa.table({name: [row[i] for row in rows] for i, name in enumerate(names)})
+        return Page(table.name, query, data, int(total))
+
+    def node(self, table: str, key: str) -> NodeDetail:
+        keys = [n for n, _, pk in self._columns.get(table, []) if pk]
+        if len(keys) != 1:
+            raise InvalidInputError(f"{table!r} has no single-column key to find a row by")
+        cursor = self.connection.execute(
+            f"SELECT * FROM {self._quoted(table)} WHERE {self._quoted(keys[0])} = ?", (key,)
+        )
+        row = cursor.fetchone()
+        if row is None:
+            raise InvalidInputError(f"No {table} row with {keys[0]} = {key!r}")
+        names = [d[0] for d in cursor.description]
+        return NodeDetail(table, key, dict(zip(names, row, strict=True)))
+
+    def interrupt(self) -> None:
+        self.connection.interrupt()
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+def open_browser(path: str | Path | StoreFormat) -> StoreBrowser:
+    """Open any store the engine can read, read-only, for browsing."""
+    fmt = path if isinstance(path, StoreFormat) else sniff(path)
+    if fmt.engine == "sqlite":
+        try:
+            return SqliteBrowser(fmt.path)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(fmt.path, f"SQLite could not read the store ({exc})") from None
+    return GraphBrowser(open_graph(fmt.path))
