@@ -82,14 +82,14 @@ def open_graph(path: str | Path, *, read_only: bool = True) -> KuzuStore:
 def detect_kind(tables: set[str], columns: dict[str, set[str]]) -> Kind:
     """Name the schema from the tables (and key columns) a graph store holds."""
     semantic = columns.get("SemanticMemory", set())
+    if "Session" in tables:
+        return "flat"
     if {"SensoryMemory", "WorkingMemory", "ProspectiveMemory"} & tables or "node_id" in semantic:
         return "cognitive"
     if "memory_id" in semantic or ("EpisodicMemory" in tables and "SemanticMemory" in tables):
         return "hierarchical"
     if "Experience" in tables:
         return "experience"
-    if "Session" in tables:
-        return "flat"
     return "unknown"
 
 
@@ -143,7 +143,12 @@ def _summarize_graph(fmt: StoreFormat) -> StoreSummary:
         tables = set(node_tables) | set(rel_tables)
         kind = detect_kind(tables, columns)
         summary = StoreSummary(fmt.path, kind, fmt.engine, fmt.storage_version)
-        summary.agents = _graph_counts(graph, columns)
+        if kind == "flat":
+            from .flat_graph import live_agent_counts
+
+            summary.agents = live_agent_counts(graph)
+        else:
+            summary.agents = _graph_counts(graph, columns)
         if kind in SPEC_TABLES:
             nodes, rels = SPEC_TABLES[kind]
             summary.absent_tables = [t for t in (*nodes, *rels) if t not in tables]
@@ -197,6 +202,11 @@ def _summarize_sqlite(fmt: StoreFormat) -> StoreSummary:
         }
         kind: Kind = next((k for table, k in _SQLITE_KINDS if table in names), "unknown")
         summary = StoreSummary(fmt.path, kind, "sqlite", None)
+        if kind == "flat":
+            from .flat_memory import live_agent_counts
+
+            summary.agents = live_agent_counts(connection)
+            return summary
         for table in sorted(names):
             if table.startswith("sqlite_") or "_fts" in table:
                 continue
