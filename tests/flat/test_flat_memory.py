@@ -7,7 +7,7 @@ import sqlite3
 import stat
 
 import pytest
-from flat_stores import FILES, TYPES, _pristine_flat, flat_store  # noqa: F401
+from flat_stores import FILES, TYPES, copy_fixture
 from store_helpers import checksums, held_by_another_process
 
 from memexplorer.engine.exceptions import (
@@ -18,6 +18,7 @@ from memexplorer.engine.exceptions import (
     StoreNotFoundError,
     UnsupportedEngineError,
 )
+from memexplorer.engine.flat_model import utc_now
 from memexplorer.engine.flat_store import open_flat_store
 from memexplorer.engine.flat_tree import build_flat_tree
 from memexplorer.engine.inspection import summarize_store
@@ -143,15 +144,12 @@ def test_missing_and_wrong_stores(tmp_path, reference_stores, flat_store):
 
 
 def test_graph_types_are_checked(_pristine_flat, tmp_path):
-    from flat_stores import copy_fixture
 
     fixture = copy_fixture(_pristine_flat["graph-db"], tmp_path / "h")
     with open_flat_store(("graph-db", fixture.path), read_only=False) as store:
         with pytest.raises(InvalidInputError, match="not a graph-db memory type"):
             store.list_memories(memory_type="conversation")
         with pytest.raises(InvalidInputError, match="never expire"):
-            from memexplorer.engine.flat_model import utc_now
-
             store.store_session_learning("s", "a", "fact", expires_at=utc_now())
         assert store.list_memories(memory_type="learning") == store.list_memories(
             memory_type="semantic"
@@ -159,7 +157,6 @@ def test_graph_types_are_checked(_pristine_flat, tmp_path):
 
 
 def test_locked_graph_store(_pristine_flat, tmp_path):
-    from flat_stores import copy_fixture
 
     fixture = copy_fixture(_pristine_flat["graph-db"], tmp_path / "h")
     with held_by_another_process(fixture.path, "rw"), pytest.raises(StoreLockedError):
@@ -167,7 +164,6 @@ def test_locked_graph_store(_pristine_flat, tmp_path):
 
 
 def test_discovery_and_summaries_say_flat(_pristine_flat, tmp_path):
-    from flat_stores import copy_fixture
 
     home = tmp_path / ".amplihack"
     copy_fixture(_pristine_flat["graph-db"], home)
