@@ -10,7 +10,7 @@ import argparse
 from importlib import import_module
 
 #: Modules under memexplorer.commands, in the order ``--help`` lists them.
-COMMAND_MODULES = ("stats", "demo", "transfer")
+COMMAND_MODULES = ("stats", "demo", "transfer", "tree")
 
 
 def register_all(subparsers: argparse._SubParsersAction) -> None:
