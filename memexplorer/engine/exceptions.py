@@ -26,8 +26,10 @@ __all__ = [
     "ReadOnlyStoreError",
     "SchemaMismatchError",
     "SecurityViolationError",
+    "StoreClosedError",
     "StoreLockedError",
     "StoreNotFoundError",
+    "StorePermissionError",
     "UnsupportedEngineError",
 ]
 
@@ -123,6 +125,16 @@ class StoreLockedError(StoreError):
         "Another process (probably a running agent) holds this store for writing. "
         "Stop that process, or retry when it has finished; memexplorer did not touch the file."
     )
+
+
+class StorePermissionError(StoreError, PermissionError):
+    title = "Permission denied"
+    hint = "Choose a folder you can write to, or run as a user who may write this one."
+
+
+class StoreClosedError(StoreError):
+    title = "Store is closed"
+    hint = "Open it again (a new MemoryConnector or ExperienceStore) to keep using it."
 
 
 class ReadOnlyStoreError(StoreError):
