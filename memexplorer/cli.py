@@ -42,15 +42,38 @@ BAD_INPUT: tuple[type[MemoryError], ...] = (
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="memexplorer",
-        description="Explore and administer AI-agent memory stored in Kuzu.",
+        usage="memexplorer [PATH] | memexplorer COMMAND ...",
+        description="Explore and administer AI-agent memory stored in Kuzu. "
+        "`memexplorer [PATH]` opens the app on a store, an agent folder or a home "
+        "(default ~/.amplihack); the commands below do the same work for scripts.",
     )
     parser.add_argument("--version", action="version", version=f"memexplorer {__version__}")
     register_all(parser.add_subparsers(dest="command", metavar="COMMAND"))
     return parser
 
 
+def _commands(parser: argparse.ArgumentParser) -> set[str]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return set(action.choices)
+    return set()
+
+
+def run_app(path: str | None) -> int:
+    """Open the terminal app on ``path`` (default ~/.amplihack)."""
+    from memexplorer.app import create_app
+
+    create_app(path).run()
+    return EXIT_OK
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # `memexplorer` and `memexplorer PATH` open the app; anything else is a command.
+    if not argv or (len(argv) == 1 and not argv[0].startswith("-")
+                    and argv[0] not in _commands(parser)):  # fmt: skip
+        return run_app(argv[0] if argv else None)
     args = parser.parse_args(argv)
     if not getattr(args, "handler", None):
         parser.print_help(sys.stderr)

@@ -57,7 +57,7 @@ def test_stats_errors_have_exit_codes(tmp_path):
 
 def test_demo_writes_a_home_and_reports_it(tmp_path):
     home = tmp_path / "demo" / ".amplihack"
-    result = run("demo", "--home", str(home))
+    result = run("demo", "--home", str(home), "--stats")
     assert result.returncode == 0, result.stderr
     stats = json.loads(run("stats", str(home), "--json").stdout)
     agents = {a for s in stats["stores"] for a in s["agents"]}

@@ -1,4 +1,4 @@
-"""``memexplorer demo``: write a demo home once, then show it."""
+"""``memexplorer demo``: write a demo home once, then open the app on it."""
 
 from __future__ import annotations
 
@@ -23,11 +23,18 @@ def run(args: argparse.Namespace) -> int:
     if not home.exists():
         write_demo_home(home)
         print(f"Wrote a demo home at {home}", file=sys.stderr)
-    args.path, args.json = str(home), False
-    return stats.run(args)
+    if args.stats:
+        args.path, args.json = str(home), False
+        return stats.run(args)
+    from memexplorer.cli import run_app
+
+    return run_app(str(home))
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("demo", help="write a demo home (once) and show it")
+    parser = subparsers.add_parser("demo", help="write a demo home (once) and open the app on it")
     parser.add_argument("--home", help="where to write it (default: the user cache folder)")
+    parser.add_argument(
+        "--stats", action="store_true", help="print its stores' counts instead of opening the app"
+    )
     parser.set_defaults(handler=run)

@@ -128,13 +128,17 @@ class NodeDetail:
 
 
 def short_label(properties: dict[str, Any], width: int = 60) -> str:
-    """A one-line name for a row: its concept, name or title, else the start of its text."""
+    """A one-line name for a row: its concept, name or title with the start of its
+    text ("service ports: checkout-api listens on 8443"), else the start of its text."""
+    parts = []
     for column in _SHORT_LABEL_COLUMNS:
         value = properties.get(column)
         if isinstance(value, str) and value.strip():
-            text = " ".join(value.split())
-            return text if len(text) <= width else text[: width - 1] + "…"
-    return ""
+            parts.append(" ".join(value.split()))
+            if len(parts) == 2 or column in ("content", "summary", "raw_data", "context"):
+                break
+    text = ": ".join(parts)
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 class StoreBrowser(Protocol):

@@ -1,0 +1,117 @@
+"""memexplorer's terminal app: a small App that delegates to its screens.
+
+It owns three things only: the open stores (read-only browsers), the node
+history (back and forward, like a browser), and the one error path (every
+failed worker ends in the error modal).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable
+from pathlib import Path
+
+from textual.app import App, SystemCommand
+from textual.screen import Screen
+from textual.worker import Worker, WorkerState
+
+from memexplorer.app_commands import bindings_for, commands_for
+from memexplorer.browsers import BrowserPool
+from memexplorer.screens.error_modal import ErrorModal
+from memexplorer.screens.help_screen import HelpScreen
+from memexplorer.screens.main_screen import MainScreen
+from memexplorer.screens.node_detail_screen import NodeDetailScreen, NodeRef
+
+__all__ = ["MemExplorerApp", "create_app"]
+
+
+class MemExplorerApp(App[None]):
+    """Explore the memory stores under one folder."""
+
+    TITLE = "memexplorer"
+    BINDINGS = bindings_for("app")
+
+    def __init__(self, root: Path, *, page_size: int = 100) -> None:
+        super().__init__()
+        self.root = root
+        self.page_size = page_size
+        self.browsers = BrowserPool()
+        self.history: list[NodeRef] = []
+        self.position = -1
+
+    def on_mount(self) -> None:
+        self.push_screen(MainScreen(self.root, self.page_size))
+
+    def on_unmount(self) -> None:
+        self.browsers.close_all()
+
+    # -- the one error path ----------------------------------------------------------------
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.state == WorkerState.ERROR and event.worker.error is not None:
+            self.show_error(event.worker.error)
+
+    def show_error(self, error: BaseException) -> None:
+        self.push_screen(ErrorModal(error))
+
+    # -- nodes, with history ---------------------------------------------------------------
+    def open_node(self, ref: NodeRef) -> None:
+        """Show a node; what was ahead in the history is dropped, as in a browser."""
+        del self.history[self.position + 1 :]
+        self.history.append(ref)
+        self.position = len(self.history) - 1
+        self._show(ref)
+
+    def _show(self, ref: NodeRef) -> None:
+        if isinstance(self.screen, NodeDetailScreen):
+            self.screen.show(ref)
+        else:
+            self.push_screen(NodeDetailScreen(ref))
+
+    def action_back(self) -> None:
+        if not isinstance(self.screen, NodeDetailScreen):
+            return
+        if self.position > 0:
+            self.position -= 1
+            self._show(self.history[self.position])
+        else:
+            self.close_nodes()
+
+    def action_forward(self) -> None:
+        if self.position + 1 < len(self.history):
+            self.position += 1
+            self._show(self.history[self.position])
+
+    def close_nodes(self) -> None:
+        """Back to the table the nodes were opened from."""
+        self.history.clear()
+        self.position = -1
+        if isinstance(self.screen, NodeDetailScreen):
+            self.pop_screen()
+
+    # -- help and the command palette ------------------------------------------------------
+    def action_help(self) -> None:
+        screen = self.screen
+        scope = "node" if isinstance(screen, NodeDetailScreen) else "main"
+        self.push_screen(HelpScreen([scope, "app"], getattr(screen, "HELP", "") or ""))
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        scope = "node" if isinstance(screen, NodeDetailScreen) else "main"
+        for command in [*commands_for(scope), *commands_for("app")]:
+            if not command.palette:
+                continue
+            target, _, action = command.action.partition(".")
+            owner = self if target == "app" else screen
+            yield SystemCommand(command.title, command.help, _runner(owner, action))
+
+
+def _runner(owner: App[None] | Screen[None], action: str) -> Callable[[], Awaitable[None]]:
+    async def run() -> None:
+        await owner.run_action(action)
+
+    return run
+
+
+def create_app(root: str | Path | None = None, *, page_size: int = 100) -> MemExplorerApp:
+    """The app on ``root`` (a store, an agent folder or a home; default ~/.amplihack)."""
+    path = Path(root).expanduser() if root else Path.home() / ".amplihack"
+    return MemExplorerApp(path.resolve() if path.exists() else path, page_size=page_size)

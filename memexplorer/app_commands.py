@@ -1,0 +1,83 @@
+"""Every command of the app, defined once.
+
+A command's key binding (with an id, so users can remap it through
+``App.set_keymap``), its footer visibility, its command-palette entry and its
+line on the help screen all come from the one :class:`AppCommand` here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.binding import Binding
+
+__all__ = ["COMMANDS", "AppCommand", "bindings_for", "commands_for"]
+
+
+@dataclass(frozen=True)
+class AppCommand:
+    id: str
+    key: str
+    action: str
+    title: str
+    help: str
+    scope: str
+    footer: bool = True
+    palette: bool = True
+
+    def binding(self) -> Binding:
+        return Binding(self.key, self.action, self.title, show=self.footer, id=self.id)
+
+
+COMMANDS: tuple[AppCommand, ...] = (
+    # The whole app.
+    AppCommand("help", "f1,question_mark", "app.help", "Help", "Show the keys of this screen",
+               "app"),
+    AppCommand("palette", "ctrl+p", "app.command_palette", "Commands",
+               "Search every command", "app", footer=False, palette=False),
+    AppCommand("back", "alt+left,backspace", "app.back", "Back",
+               "Go back to the previous node, like a browser", "app", footer=False),
+    AppCommand("forward", "alt+right", "app.forward", "Forward",
+               "Go forward again after going back", "app", footer=False),
+    AppCommand("quit", "ctrl+q", "app.quit", "Quit", "Leave memexplorer", "app"),
+    # The stores and the node table.
+    AppCommand("reload", "ctrl+r", "screen.reload", "Reload",
+               "Look for stores again and reload their counts", "main"),
+    AppCommand("focus_tree", "t", "screen.focus_tree", "Stores",
+               "Move to the stores and agents", "main", footer=False),
+    AppCommand("focus_table", "r", "screen.focus_table", "Rows",
+               "Move to the rows of the open table", "main", footer=False),
+    AppCommand("filter", "slash", "screen.filter", "Filter",
+               "Show only rows whose text contains some words", "main"),
+    AppCommand("sort", "s", "screen.sort", "Sort",
+               "Sort by the column under the cursor (again: reverse)", "main"),
+    AppCommand("next_page", "n,pagedown", "screen.next_page", "Next page",
+               "Show the next page of rows", "main", footer=False),
+    AppCommand("previous_page", "p,pageup", "screen.previous_page", "Previous page",
+               "Show the previous page of rows", "main", footer=False),
+    AppCommand("first_page", "g", "screen.first_page", "First page",
+               "Jump to the first page", "main", footer=False),
+    AppCommand("last_page", "G", "screen.last_page", "Last page",
+               "Jump to the last page", "main", footer=False),
+    AppCommand("open_row", "o", "screen.open_row", "Open",
+               "Open the node of the row under the cursor", "main"),
+    AppCommand("view_value", "v", "screen.view_value", "Value",
+               "Show the whole value of the cell under the cursor", "main"),
+    AppCommand("cancel", "escape", "screen.cancel", "Cancel",
+               "Stop a load that is running, or close the filter", "main", footer=False),
+    # One node.
+    AppCommand("close_node", "escape", "screen.close", "Close",
+               "Back to the table", "node"),
+    AppCommand("open_edge", "enter", "screen.open_edge", "Follow",
+               "Open the neighbour at the other end of the edge", "node", palette=False),
+    AppCommand("view_property", "v", "screen.view_property", "Value",
+               "Show the whole value of the property under the cursor", "node"),
+)  # fmt: skip
+
+
+def commands_for(scope: str) -> list[AppCommand]:
+    return [command for command in COMMANDS if command.scope == scope]
+
+
+def bindings_for(scope: str) -> list[Binding]:
+    return [command.binding() for command in commands_for(scope)]

@@ -1,0 +1,115 @@
+"""The home screen: stores and agents on the left, the chosen table's rows on the right."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import Footer, Header
+
+from memexplorer.app_commands import bindings_for
+from memexplorer.widgets.node_table import NodeTable, TableSource
+from memexplorer.widgets.stores_tree import StoresTree
+
+from .node_detail_screen import NodeRef
+from .value_modal import ValueModal
+
+
+class MainScreen(Screen[None]):
+    """Browse every store under the folder the app was opened on."""
+
+    HELP = (
+        "Every memory store under the folder you opened: its kind, engine and storage "
+        "version, its agents and their tables. Choose a table to page through its rows; "
+        "open a row to see the node with its edges."
+    )
+    BINDINGS = bindings_for("main")
+    DEFAULT_CSS = """
+    MainScreen #stores { width: 50; border-right: vkey $primary-darken-2; }
+    MainScreen #table { width: 1fr; }
+    """
+
+    def __init__(self, root: Path, page_size: int) -> None:
+        super().__init__()
+        self.root = root
+        self.page_size = page_size
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal():
+            yield StoresTree(self.root, id="stores")
+            yield NodeTable(page_size=self.page_size, id="table")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = f"{self.root} · read-only"
+        self.query_one(StoresTree).focus()
+
+    @property
+    def table(self) -> NodeTable:
+        return self.query_one(NodeTable)
+
+    @on(StoresTree.TableChosen)
+    def open_table(self, message: StoresTree.TableChosen) -> None:
+        item = message.item
+        browser = self.app.browsers.get(item.entry.path)  # type: ignore[attr-defined]
+        fmt = item.entry.format
+        version = f" storage {fmt.storage_version}" if fmt.storage_version else ""
+        self.sub_title = f"{item.entry.path} · {fmt.engine}{version} · read-only"
+        self.table.show(TableSource(browser, item.agent, item.table))
+        self.table.focus_rows()
+
+    @on(StoresTree.StoreChosen)
+    def store_chosen(self, message: StoresTree.StoreChosen) -> None:
+        if message.entry.error is not None:
+            self.app.show_error(message.entry.error)  # type: ignore[attr-defined]
+
+    @on(NodeTable.RowOpened)
+    def open_row(self, message: NodeTable.RowOpened) -> None:
+        store = message.source.browser.path
+        self.app.open_node(NodeRef(store, message.node_table, message.key))  # type: ignore[attr-defined]
+
+    # -- commands ------------------------------------------------------------------------
+    def action_reload(self) -> None:
+        self.app.browsers.close_all()  # type: ignore[attr-defined]
+        self.query_one(StoresTree).reload()
+
+    def action_focus_tree(self) -> None:
+        self.query_one(StoresTree).focus()
+
+    def action_focus_table(self) -> None:
+        self.table.focus_rows()
+
+    def action_filter(self) -> None:
+        self.table.start_filter()
+
+    def action_sort(self) -> None:
+        self.table.sort_by_cursor()
+
+    def action_next_page(self) -> None:
+        self.table.turn_page(1)
+
+    def action_previous_page(self) -> None:
+        self.table.turn_page(-1)
+
+    def action_first_page(self) -> None:
+        self.table.first_page()
+
+    def action_last_page(self) -> None:
+        self.table.last_page()
+
+    def action_open_row(self) -> None:
+        self.table.open_cursor_row()
+
+    def action_view_value(self) -> None:
+        value = self.table.cursor_value()
+        if value is not None and self.table.source is not None:
+            column, data = value
+            self.app.push_screen(ValueModal(f"{self.table.source.table.name}.{column}", data))
+
+    def action_cancel(self) -> None:
+        if not self.table.cancel():
+            self.table.stop_filter()
