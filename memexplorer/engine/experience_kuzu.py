@@ -25,6 +25,7 @@ from .exceptions import (
     NotAStoreError,
     SchemaMismatchError,
     StoreClosedError,
+    UnsupportedEngineError,
 )
 from .experience import Experience, ExperienceType
 from .experience_backend import (
@@ -108,9 +109,13 @@ class KuzuExperienceBackend:
             self._graph: SharedGraph = acquire_graph(
                 self.db_path, create=True, buffer_pool_size=KUZU_BUFFER_POOL
             )
-        except NotAStoreError as exc:
+        except (NotAStoreError, CorruptStoreError) as exc:
             raise CorruptStoreError(
-                self.db_path, f"Invalid Kuzu store, corrupted or another kind of file ({exc})"
+                self.db_path, f"Invalid or corrupted Kuzu store ({exc.message})"
+            ) from None
+        except UnsupportedEngineError as exc:
+            raise UnsupportedEngineError(
+                self.db_path, f"Invalid store for the kuzu backend ({exc.message})", hint=exc.hint
             ) from None
         try:
             self.layout: Layout | None = self._read_layout()
