@@ -264,9 +264,10 @@ class KuzuExperienceBackend:
     ) -> list[Experience]:
         """Experiences holding every query word (see module notes), newest first."""
         check_filters(limit, experience_type, min_confidence)
-        if not isinstance(query, str) or not query.strip():
+        words = query_words(query)  # raises unless query is a string
+        if not query.strip():
             return self.retrieve_experiences(limit or None, experience_type, min_confidence)
-        stems = [search_stem(word) for word in query_words(query)]
+        stems = [search_stem(word) for word in words]
         stems = [stem for stem in stems if stem]
         if not stems or limit == 0:
             return []

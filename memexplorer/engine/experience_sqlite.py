@@ -383,9 +383,9 @@ class SQLiteExperienceBackend:
         A blank query returns the newest ones, as retrieve_experiences does.
         """
         check_filters(limit, experience_type, min_confidence)
-        if not isinstance(query, str) or not query.strip():
+        words = query_words(query)  # raises unless query is a string
+        if not query.strip():
             return self.retrieve_experiences(limit or None, experience_type, min_confidence)
-        words = query_words(query)
         if not words or limit == 0:
             return []
         where, params = self._filters(experience_type, min_confidence)
