@@ -10,7 +10,7 @@ import argparse
 from importlib import import_module
 
 #: Modules under memexplorer.commands, in the order ``--help`` lists them.
-COMMAND_MODULES = ("stats", "demo", "transfer", "tree")
+COMMAND_MODULES = ("stats", "demo", "transfer", "tree", "audit", "query", "chain")
 
 
 def register_all(subparsers: argparse._SubParsersAction) -> None:

@@ -1,0 +1,70 @@
+"""``memexplorer chain``: how a fact's value changed over time, oldest to newest."""
+
+from __future__ import annotations
+
+import argparse
+
+from memexplorer.engine.agent_memory import open_agent_memory
+from memexplorer.engine.chains import ChainStep, TemporalChain, entity_chains, fact_chain
+from memexplorer.engine.exceptions import InvalidInputError
+
+from .common import EXIT_OK, print_json
+from .query import add_store_arguments
+
+
+def _step_value(step: ChainStep) -> str:
+    if step.previous_value:
+        return f"{step.previous_value} -> {step.value}"
+    return step.value
+
+
+def _print_chain(chain: TemporalChain) -> None:
+    concept = chain.steps[0].concept if chain.steps else ""
+    print(
+        f"[{concept}] {len(chain.steps)} fact(s), oldest first "
+        f"({chain.stored_edges} chain edge(s) stored among them)"
+    )
+    width = max((len(_step_value(step)) for step in chain.steps), default=0)
+    for step in chain.steps:
+        state = "current" if step.current else f"superseded by {step.superseded_by}"
+        if not step.current and not step.superseded_by:
+            state = "superseded"
+        print(
+            f"  {step.position}. t={step.temporal_index}  {_step_value(step).ljust(width)}  "
+            f"{step.content}"
+        )
+        print(f"     {step.memory_id} · {step.created_at} · {state}")
+
+
+def run(args: argparse.Namespace) -> int:
+    if (args.memory_id is None) == (args.entity is None):
+        raise InvalidInputError(
+            "Give either a MEMORY_ID or --entity NAME (exactly one)",
+            hint="e.g. memexplorer chain ops-agent --entity aws",
+        )
+    with open_agent_memory(args.agent, args.store, args.home) as memory:
+        if args.entity is not None:
+            chains = entity_chains(memory.graph, args.agent, args.entity)
+        else:
+            chains = [fact_chain(memory.graph, args.agent, args.memory_id)]
+        store = str(memory.db_path)
+    if args.json:
+        print_json({"agent": args.agent, "store": store, "chains": [c.to_dict() for c in chains]})
+        return EXIT_OK
+    print(f"{args.agent} in {store}")
+    for chain in chains:
+        print()
+        _print_chain(chain)
+    return EXIT_OK
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "chain", help="the temporal chain of a fact, or of every fact about an entity"
+    )
+    parser.add_argument("agent", help="the agent whose memory to read")
+    parser.add_argument("memory_id", nargs="?", metavar="MEMORY_ID", help="a fact's memory_id")
+    parser.add_argument("--entity", metavar="NAME", help="every chain about this entity")
+    add_store_arguments(parser)
+    parser.add_argument("--json", action="store_true", help="print JSON for scripts")
+    parser.set_defaults(handler=run)

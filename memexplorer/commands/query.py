@@ -1,0 +1,119 @@
+"""``memexplorer query``: what an agent's retrieval would return for a text, and why."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from memexplorer.engine.agent_memory import open_agent_memory
+from memexplorer.engine.exceptions import InvalidInputError
+from memexplorer.engine.knowledge import KnowledgeEdge, KnowledgeNode, KnowledgeSubgraph
+
+from .common import EXIT_OK, print_json
+
+
+def describe_reason(reason: dict[str, Any]) -> str:
+    """One ``retrieved_because`` entry as a phrase."""
+    kind = reason.get("kind", "")
+    if kind == "keyword":
+        return "keyword match: " + ", ".join(reason.get("terms", []))
+    if kind == "entity":
+        return f"entity {reason.get('entity', '')}"
+    if kind == "similar_to":
+        weight = reason.get("weight") or 0.0
+        return f"similar to {reason.get('from', '')} (weight {weight:.2f})"
+    if kind == "supersedes_context":
+        return f"in the SUPERSEDES chain of {reason.get('of', '')}"
+    if kind == "transition_context":
+        return f"in the TRANSITIONED_TO chain of {reason.get('of', '')}"
+    return str(reason)
+
+
+def _node_dict(node: KnowledgeNode) -> dict[str, Any]:
+    return {
+        "node_id": node.node_id,
+        "concept": node.concept,
+        "content": node.content,
+        "confidence": node.confidence,
+        "category": node.category.value,
+        "created_at": node.created_at,
+        "chain_position": node.metadata.get("chain_position", ""),
+        "superseded": bool(node.metadata.get("superseded")),
+        "retrieved_because": node.metadata.get("retrieved_because", []),
+        "metadata": node.metadata,
+    }
+
+
+def _edge_dict(edge: KnowledgeEdge) -> dict[str, Any]:
+    return {
+        "source_id": edge.source_id,
+        "target_id": edge.target_id,
+        "relationship": edge.relationship,
+        "weight": edge.weight,
+        "metadata": edge.metadata,
+    }
+
+
+def _print_subgraph(agent: str, store: str, subgraph: KnowledgeSubgraph) -> None:
+    print(f"{agent} in {store}: {len(subgraph.nodes)} node(s), {len(subgraph.edges)} edge(s)")
+    print(f"query: {subgraph.query}")
+    for number, node in enumerate(subgraph.nodes, 1):
+        print()
+        print(f"{number}. [{node.concept}] {node.content}")
+        details = [node.node_id, f"confidence {node.confidence:.2f}"]
+        if node.metadata.get("chain_position"):
+            details.append(str(node.metadata["chain_position"]))
+        print("   " + " · ".join(details))
+        for reason in node.metadata.get("retrieved_because", []):
+            print(f"   why: {describe_reason(reason)}")
+    if subgraph.edges:
+        print()
+        print("edges:")
+        for edge in subgraph.edges:
+            extra = edge.metadata.get("reason") or edge.metadata.get("conflicting_values") or ""
+            weight = f" {edge.weight:.2f}" if edge.relationship == "SIMILAR_TO" else ""
+            line = f"  {edge.source_id} -{edge.relationship}{weight}-> {edge.target_id}"
+            print(f"{line}  {extra}".rstrip())
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.max_nodes < 1:
+        raise InvalidInputError(f"--max-nodes must be at least 1, not {args.max_nodes}")
+    if not args.text.strip():
+        raise InvalidInputError("The query text is empty", hint="Give words to search for.")
+    with open_agent_memory(args.agent, args.store, args.home) as memory:
+        subgraph = memory.retrieve_subgraph(args.text, max_nodes=args.max_nodes)
+        store = str(memory.db_path)
+    if args.json:
+        print_json(
+            {
+                "agent": args.agent,
+                "store": store,
+                "query": args.text,
+                "nodes": [_node_dict(node) for node in subgraph.nodes],
+                "edges": [_edge_dict(edge) for edge in subgraph.edges],
+            }
+        )
+    else:
+        _print_subgraph(args.agent, store, subgraph)
+    return EXIT_OK
+
+
+def add_store_arguments(parser: argparse.ArgumentParser) -> None:
+    """--store and --home, as query and chain share them."""
+    parser.add_argument("--store", help="the store file, the agent's folder, or an amplihack home")
+    parser.add_argument("--home", help="the amplihack home when --store is not given")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "query", help="run an agent's retrieval on a text: the nodes, edges and why"
+    )
+    parser.add_argument("agent", help="the agent whose memory to search")
+    parser.add_argument("text", help="what to retrieve knowledge about")
+    add_store_arguments(parser)
+    parser.add_argument(
+        "--max-nodes", type=int, default=20, help="at most this many nodes (default 20)"
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON for scripts")
+    parser.set_defaults(handler=run)
