@@ -12,7 +12,6 @@ from pathlib import Path
 
 from textual.app import App, SystemCommand
 from textual.screen import Screen
-from textual.worker import Worker, WorkerState
 
 from memexplorer.app_commands import bindings_for, commands_for
 from memexplorer.browsers import BrowserPool
@@ -45,11 +44,9 @@ class MemExplorerApp(App[None]):
         self.browsers.close_all()
 
     # -- the one error path ----------------------------------------------------------------
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.state == WorkerState.ERROR and event.worker.error is not None:
-            self.show_error(event.worker.error)
-
     def show_error(self, error: BaseException) -> None:
+        """Every failed worker and action ends here (workers' state changes go to the
+        widget that ran them, which calls this: see ``report_failed_worker``)."""
         self.push_screen(ErrorModal(error))
 
     # -- nodes, with history ---------------------------------------------------------------

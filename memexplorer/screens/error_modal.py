@@ -7,8 +7,17 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
+from textual.worker import Worker, WorkerState
 
 from memexplorer.engine.exceptions import MemoryError
+
+
+def report_failed_worker(event: Worker.StateChanged) -> bool:
+    """Send a worker's error to the app's error modal; True if there was one."""
+    if event.state != WorkerState.ERROR or event.worker.error is None:
+        return False
+    event.worker.node.app.show_error(event.worker.error)  # type: ignore[attr-defined]
+    return True
 
 
 def describe_error(error: BaseException) -> tuple[str, str]:

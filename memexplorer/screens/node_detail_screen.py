@@ -13,10 +13,12 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static, Tree
+from textual.worker import Worker
 
 from memexplorer.app_commands import bindings_for
 from memexplorer.engine.browse import EdgeInfo, NodeDetail
 
+from .error_modal import report_failed_worker
 from .value_modal import ValueModal
 
 _CELL = 70
@@ -104,6 +106,11 @@ class NodeDetailScreen(Screen[None]):
     def fetch(self, ref: NodeRef) -> None:
         detail = self.app.browsers.get(ref.store).node(ref.table, ref.key)  # type: ignore[attr-defined]
         self.post_message(self.Loaded(ref, detail))
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if report_failed_worker(event):
+            self.loading = False
+            self.query_one("#title", Static).update(Text(f"{self.ref.table} {self.ref.key}"))
 
     def on_node_detail_screen_loaded(self, message: Loaded) -> None:
         if message.ref != self.ref:

@@ -19,6 +19,7 @@ from textual.worker import Worker, WorkerState
 from textual_fastdatatable import DataTable
 
 from memexplorer.engine.browse import Page, PageQuery, StoreBrowser, TableInfo
+from memexplorer.screens.error_modal import report_failed_worker
 
 #: Cells show at most this many characters; ``v`` opens the whole value.
 MAX_CELL_WIDTH = 40
@@ -87,6 +88,7 @@ class NodeTable(Vertical):
     def show(self, source: TableSource) -> None:
         """Open a table at its first page, unsorted and unfiltered."""
         self.source = source
+        self.page = None
         self.page_query = PageQuery(limit=self.page_size)
         self.query_one("#filter", Input).value = ""
         self.load(self.page_query)
@@ -105,6 +107,7 @@ class NodeTable(Vertical):
         self.post_message(self.PageLoaded(self, source, page))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        report_failed_worker(event)
         if event.worker.group == "page" and event.state in (
             WorkerState.ERROR,
             WorkerState.CANCELLED,
@@ -115,18 +118,24 @@ class NodeTable(Vertical):
     async def on_node_table_page_loaded(self, message: PageLoaded) -> None:
         if message.source != self.source:
             return  # a page of a table that is no longer shown
+        old = self._grid()
+        column = old.cursor_column if old is not None and self.page is not None else 0
+        had_focus = old is not None and old.has_focus
         self.page = message.page
         rows = self.query_one("#rows", Vertical)
         await rows.remove_children()
         if message.page.data.num_rows:
-            await rows.mount(
-                DataTable(
-                    data=message.page.data,
-                    max_column_content_width=MAX_CELL_WIDTH,
-                    cursor_type="cell",
-                    id="grid",
-                )
+            grid = DataTable(
+                data=message.page.data,
+                max_column_content_width=MAX_CELL_WIDTH,
+                cursor_type="cell",
+                id="grid",
             )
+            await rows.mount(grid)
+            # Same table, another page: keep the operator's column.
+            grid.move_cursor(column=min(column, message.page.data.num_columns - 1))
+            if had_focus:
+                grid.focus()
         else:
             await rows.mount(Static(message.page.describe(), id="empty"))
         self.loading = False

@@ -10,9 +10,11 @@ from textual import work
 from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
+from textual.worker import Worker
 
 from memexplorer.engine.browse import TableInfo
 from memexplorer.engine.catalog import StoreEntry, list_stores
+from memexplorer.screens.error_modal import report_failed_worker
 
 _KIND_STYLE = {"hierarchical": "cyan", "cognitive": "magenta", "experience": "yellow",
                "flat": "green"}  # fmt: skip
@@ -146,6 +148,11 @@ class StoresTree(Tree[TreeData]):
                 child.add_leaf(Text("loading…", style="dim italic"))
             node.expand()
         self.move_cursor(self.root.children[0])
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if report_failed_worker(event) and event.worker.group == "stores":
+            self.clear()
+            self.root.add_leaf(Text(f"cannot list {self.root_path}", style="red"))
 
     def on_tree_node_expanded(self, event: Tree.NodeExpanded[TreeData]) -> None:
         item = event.node.data

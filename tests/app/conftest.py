@@ -1,0 +1,47 @@
+"""App tests: the app built from its factory on the reference stores, at a fixed size."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+
+SIZE = (120, 36)
+#: Snapshots show the opened path, so they open a copy at a path that never changes.
+SNAPSHOT_ROOT = Path("/tmp/memexplorer-snapshot-stores")
+
+
+async def settle(pilot: Pilot) -> None:
+    """Let every worker finish and the screen catch up (never sleep)."""
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+@pytest.fixture
+def home(reference_stores: Path) -> Path:
+    return reference_stores / "home" / ".amplihack"
+
+
+@pytest.fixture(scope="session")
+def snapshot_home(_pristine_stores: Path) -> Path:
+    shutil.rmtree(SNAPSHOT_ROOT, ignore_errors=True)
+    shutil.copytree(_pristine_stores, SNAPSHOT_ROOT, symlinks=True)
+    return SNAPSHOT_ROOT / "home" / ".amplihack"
+
+
+def keys(*names: str) -> Callable[[Pilot], object]:
+    """A run_before for snapshots: press keys, settling after each."""
+
+    async def run(pilot: Pilot) -> None:
+        await settle(pilot)
+        for name in names:
+            await pilot.press(name)
+            await settle(pilot)
+
+    return run
