@@ -4,10 +4,10 @@ import subprocess
 import sys
 
 CHECK = """
-import sys
+import importlib, pkgutil, sys
 import memexplorer.engine
-import memexplorer.engine.hierarchical_memory, memexplorer.engine.inspection
-import memexplorer.engine.hierarchical_transfer, memexplorer.engine.demo
+for module in pkgutil.iter_modules(memexplorer.engine.__path__):
+    importlib.import_module("memexplorer.engine." + module.name)
 bad = sorted(m for m in sys.modules if m.split('.')[0] in {'textual', 'rich'})
 print(','.join(bad))
 """
