@@ -78,7 +78,13 @@ _SCHEMA = (
 #: Only for files this backend creates (an existing store's indexes are left as is).
 _NEW_STORE_INDEX = (
     "CREATE INDEX IF NOT EXISTS idx_agent_timestamp ON experiences(agent_name, timestamp)",
+    # retention's "not yet compressed and older than 30 days" without a scan
+    "CREATE INDEX IF NOT EXISTS idx_agent_compressed "
+    "ON experiences(agent_name, compressed, timestamp)",
 )
+#: Up to this many FTS matches, search reads the matches and sorts them; above
+#: it, search walks the agent's experiences newest first and stops at ``limit``.
+FTS_DRIVEN_MAX = 2000
 #: The FTS rows use the experience's rowid, and deletes go through FTS5's
 #: 'delete' command, which an external-content index needs. A store that
 #: already has triggers of these names (the reference's) keeps its own.
@@ -104,6 +110,7 @@ _NEW_STORE_TRIGGERS = (
 
 _REBUILD = "INSERT INTO experiences_fts(experiences_fts) VALUES ('rebuild')"
 _COLUMNS = "experience_id, experience_type, context, outcome, confidence, timestamp, metadata, tags"
+_COLUMNS_OF_E = ", ".join(f"e.{name.strip()}" for name in _COLUMNS.split(","))
 _INSERT = (
     "INSERT INTO experiences (experience_id, agent_name, experience_type, context, outcome, "
     "confidence, timestamp, metadata, tags, compressed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)"
@@ -394,13 +401,8 @@ class SQLiteExperienceBackend:
             use_fts = self._has_fts
         if use_fts:
             match = " ".join('"' + word.replace('"', '""') + '"' for word in words)
-            sql = (
-                f"SELECT {_COLUMNS} FROM experiences e WHERE e.rowid IN "
-                "(SELECT rowid FROM experiences_fts WHERE experiences_fts MATCH ?) "
-                f"AND {where} ORDER BY e.timestamp DESC LIMIT ?"
-            )
             try:
-                return self._select(sql, [match, *params, limit])
+                return self._fts_search(match, where, params, limit)
             except StoreError:
                 pass  # a word the tokenizer cannot phrase: fall back to LIKE
         for word in words:
@@ -411,6 +413,40 @@ class SQLiteExperienceBackend:
             f"SELECT {_COLUMNS} FROM experiences e WHERE {where} ORDER BY e.timestamp DESC LIMIT ?"
         )
         return self._select(sql, [*params, limit])
+
+    def _fts_search(
+        self, match: str, where: str, params: list[Any], limit: int
+    ) -> list[Experience]:
+        """Pick the plan by how many experiences match (SQLite cannot know):
+        few, then read them by rowid and sort; many, then walk the agent's rows
+        newest first until ``limit`` of them are among the matches."""
+        with self._lock:
+            conn = self._reader()
+            try:
+                matches = conn.execute(
+                    "SELECT count(*) FROM (SELECT rowid FROM experiences_fts "
+                    "WHERE experiences_fts MATCH ? LIMIT ?)",
+                    (match, FTS_DRIVEN_MAX + 1),
+                ).fetchone()[0]
+            except sqlite3.Error as exc:
+                raise _translate(self.db_path, exc, "searching") from None
+        if matches == 0:
+            return []
+        if matches <= FTS_DRIVEN_MAX:
+            # The unary + keeps SQLite from driving the query by the agent index.
+            sql = (
+                f"SELECT {_COLUMNS_OF_E} FROM experiences_fts f JOIN experiences e "
+                f"ON e.rowid = f.rowid WHERE experiences_fts MATCH ? AND "
+                f"{where.replace('e.agent_name', '+e.agent_name')} "
+                "ORDER BY e.timestamp DESC LIMIT ?"
+            )
+        else:
+            sql = (
+                f"SELECT {_COLUMNS} FROM experiences e WHERE e.rowid IN "
+                "(SELECT rowid FROM experiences_fts WHERE experiences_fts MATCH ?) "
+                f"AND {where} ORDER BY e.timestamp DESC LIMIT ?"
+            )
+        return self._select(sql, [match, *params, limit])
 
     def get_statistics(self) -> dict[str, Any]:
         """total_experiences, by_type ({ExperienceType: n}), storage_size_kb and
