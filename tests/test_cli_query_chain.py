@@ -1,0 +1,108 @@
+"""`memexplorer query` and `memexplorer chain` through the CLI, on the reference stores."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from store_helpers import checksums, held_by_another_process
+
+from memexplorer.cli import main
+from memexplorer.engine.hierarchical_memory import HierarchicalMemory
+
+OPS_FOLDER = "home/.amplihack/hierarchical_memory/ops-agent"
+BILL = [
+    "6d90ea34-a13d-456d-b85a-68ad63f4478b",
+    "b69a9cc5-eadd-48c7-97b7-a4bd347655f2",
+    "0df13a7c-5a92-416b-93df-7865ff29e8ac",
+    "316e2f5c-f32b-43da-9d82-04647eb51c68",
+    "9a42effa-944f-4391-b933-039e63a4a2ea",
+]
+
+
+def test_query_json_matches_the_engine_and_gives_reasons(reference_stores, capsys):
+    home = reference_stores / "home" / ".amplihack"
+    before = checksums(reference_stores / "home")
+    assert main(["query", "ops-agent", "checkout-api replicas", "--home", str(home), "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    with HierarchicalMemory("ops-agent", reference_stores / OPS_FOLDER, mode="read") as memory:
+        expected = memory.retrieve_subgraph("checkout-api replicas")
+    assert [n["node_id"] for n in payload["nodes"]] == [n.node_id for n in expected.nodes]
+    assert len(payload["edges"]) == len(expected.edges) > 0
+    assert all(node["retrieved_because"] for node in payload["nodes"])
+    kinds = {r["kind"] for node in payload["nodes"] for r in node["retrieved_because"]}
+    assert "keyword" in kinds
+    assert any(n["chain_position"].endswith("current") for n in payload["nodes"])
+    assert checksums(reference_stores / "home") == before
+
+
+def test_query_plain_output_and_max_nodes(reference_stores, capsys):
+    store = reference_stores / OPS_FOLDER / "kuzu_db"
+    assert main(["query", "ops-agent", "aws bill", "--store", str(store), "--max-nodes", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "3 node(s)" in out.splitlines()[0]
+    assert "why: keyword match: aws, bill" in out
+    assert "chain 3/3, current" in out and BILL[-1] in out  # positions among the nodes shown
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["query", "ghost-agent", "x"], "No HierarchicalMemory store for agent ghost-agent"),
+        (["query", "ops-agent", "x", "--store", "shared_two_agents"], "has no memories"),
+        (["query", "ops-agent", "x", "--store", "cognitive_db"], "not a HierarchicalMemory"),
+        (["query", "ops-agent", "x", "--store", "nowhere"], "No such store"),
+        (["query", "bad/agent", "x"], "Invalid agent name"),
+        (["query", "ops-agent", "  ", "--store", "home"], "query text is empty"),
+        (["query", "ops-agent", "x", "--store", "home", "--max-nodes", "0"], "--max-nodes"),
+        (["chain", "ops-agent", "--store", "home"], "exactly one"),
+        (["chain", "ops-agent", BILL[0], "--entity", "aws", "--store", "home"], "exactly one"),
+        (["chain", "ops-agent", "no-such-fact", "--store", "home"], "no fact with id"),
+        (["chain", "ops-agent", "--entity", "zebra", "--store", "home"], "no facts about"),
+        (["chain", "ghost-agent", "--entity", "aws", "--store", "home"], "No HierarchicalMemory"),
+    ],
+)
+def test_bad_input_exits_2(reference_stores, capsys, args, message):
+    args = [a if a not in ("shared_two_agents", "cognitive_db", "nowhere", "home") else
+            str(reference_stores / a) for a in args]  # fmt: skip
+    if "--store" not in args:
+        args += ["--home", str(reference_stores / "home" / ".amplihack")]
+    assert main(args) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_locked_store_exits_3(reference_stores):
+    store = reference_stores / OPS_FOLDER / "kuzu_db"
+    with held_by_another_process(store, "rw"):
+        for command in (["query", "ops-agent", "aws"], ["chain", "ops-agent", BILL[0]]):
+            result = subprocess.run(
+                [sys.executable, "-m", "memexplorer", *command, "--store", str(store)],
+                capture_output=True, text=True,
+            )  # fmt: skip
+            assert result.returncode == 3, result.stderr
+            assert "Store is in use" in result.stderr
+
+
+def test_chain_json_of_a_fact(reference_stores, capsys):
+    home = reference_stores / "home"
+    assert main(["chain", "ops-agent", BILL[3], "--store", str(home), "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    [chain] = payload["chains"]
+    assert [s["memory_id"] for s in chain["steps"]] == BILL
+    assert chain["length"] == 5 and chain["stored_edges"] == 10
+    assert [s["current"] for s in chain["steps"]] == [False, False, False, False, True]
+    assert chain["steps"][1]["previous_value"] == "41200" and chain["steps"][1]["value"] == "45500"
+
+
+def test_chain_plain_output_of_an_entity(reference_stores, capsys):
+    store = reference_stores / "home/.amplihack/hierarchical_memory/support-bot"
+    assert main(["chain", "support-bot", "--entity", "Acme Corp", "--store", str(store)]) == 0
+    out = capsys.readouterr().out
+    assert "[Acme Corp seats] 4 fact(s), oldest first (6 chain edge(s)" in out
+    lines = [line for line in out.splitlines() if line.strip().startswith(("1.", "2.", "3.", "4."))]
+    assert [line.split()[2:5] for line in lines][1:] == [
+        ["50", "->", "75"], ["75", "->", "120"], ["120", "->", "200"],
+    ]  # fmt: skip
+    assert out.count("· current") == 1
