@@ -300,3 +300,21 @@ def test_secure_backend_scrubs_into_the_store(store: ExperienceStore) -> None:
     assert len(found) == 1
     assert "hunter2" not in found[0].context
     assert "credential_scrubbed" in found[0].tags
+
+
+def test_writing_into_a_reference_store(reference_stores: Path, backend: str) -> None:
+    """The reference's own FTS triggers (sqlite) are kept; after retention deletes,
+    search still agrees with a plain scan of what is left."""
+    folder = reference_stores / "home/.amplihack/memory/ops-agent"
+    with ExperienceStore(
+        "ops-agent", max_experiences=60, storage_path=folder, backend=backend
+    ) as store:
+        store.add(exp("zebra migration of the ledger", "went fine", 0.9))
+        assert not store.connector.read_only
+        left = store.search("", limit=1000)
+        assert 60 <= len(left) < 123
+        assert [e.context for e in store.search("zebra")] == ["zebra migration of the ledger"]
+        for word in ("redis", "cache", "token", "deploy"):
+            scanned = {e.experience_id for e in left
+                       if word in e.context.lower() or word in e.outcome.lower()}  # fmt: skip
+            assert {e.experience_id for e in store.search(word, limit=1000)} == scanned
