@@ -10,7 +10,9 @@ import argparse
 from importlib import import_module
 
 #: Modules under memexplorer.commands, in the order ``--help`` lists them.
-COMMAND_MODULES = ("stats", "demo", "transfer", "tree", "audit", "query", "chain")
+COMMAND_MODULES = (
+    "stats", "demo", "transfer", "tree", "audit", "query", "chain", "clean", "restore", "backups",
+)  # fmt: skip
 
 
 def register_all(subparsers: argparse._SubParsersAction) -> None:

@@ -232,17 +232,26 @@ def insert_nodes(graph: GraphStore, saved: SavedTable) -> tuple[int, int]:
 
 def replace_nodes(graph: GraphStore, saved: SavedTable) -> tuple[int, int]:
     """Put the saved values back on nodes that exist (and insert the missing
-    ones); (replaced, inserted). For backups of changed rows (redaction)."""
+    ones); (replaced, inserted). For backups of changed rows (redaction).
+
+    Only columns whose value differs are written: kuzu refuses to SET a
+    column under a vector index (``embedding``), which redaction never changes.
+    """
     types = _check_columns(graph, saved)
     key = saved.key[0]
     present = existing_keys(graph, saved.name, [row[key] for row in saved.rows])
     there = [row for row in saved.rows if row[key] in present]
-    others = [name for name in types if name != key]
-    for filled, rows in _by_filled(there, others).items():
+    current = {row[key]: row for row in save_nodes(graph, saved.name, list(present)).rows}
+    groups: dict[tuple[tuple[str, ...], tuple[str, ...]], list[dict[str, Any]]] = {}
+    for row in there:
+        changed = [n for n in types if n != key and row.get(n) != current[row[key]].get(n)]
+        filled = tuple(n for n in changed if row.get(n) is not None)
+        emptied = tuple(n for n in changed if row.get(n) is None)
+        if changed:
+            groups.setdefault((filled, emptied), []).append(row)
+    for (filled, emptied), rows in groups.items():
         sets = [f"n.{identifier(n)} = {_value('r', n, types[n])}" for n in filled]
-        sets += [f"n.{identifier(n)} = NULL" for n in others if n not in filled]
-        if not sets:
-            continue
+        sets += [f"n.{identifier(n)} = NULL" for n in emptied]
         query = (
             f"UNWIND $rows AS r MATCH (n:{identifier(saved.name)} "
             f"{{{identifier(key)}: r.{identifier(key)}}}) SET {', '.join(sets)}"

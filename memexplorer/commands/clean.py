@@ -1,0 +1,186 @@
+"""``memexplorer clean``: preview, then (after a backup) delete what a selection matches."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from memexplorer.engine.backend_choice import amplihack_home
+from memexplorer.engine.clean import CleanPreview, clean_store, clean_target, preview_clean
+from memexplorer.engine.clean_selection import Selection
+
+from .common import EXIT_OK, EXIT_USAGE, print_json, progress, warn
+from .confirm import ask
+
+DESCRIPTION = """\
+Remove memory in two steps: a preview of what matches (the default, a dry run
+that changes nothing), then, with --no-dry-run, the deletion. Before anything
+is deleted, a backup of exactly the removed rows and their edges is written
+to <home>/backups; `memexplorer restore BACKUP` brings it back.
+
+PATTERN is a glob with * (any characters) and ? (one character):
+  flat stores (memory.db, memory_graph.db)  session ids: whole sessions go,
+                                             with their memories and agents' rows
+  hierarchical and cognitive stores         concepts (SemanticMemory.concept);
+                                             '*' matches every node of every table
+  experience stores                         experience types (success, failure, ...)
+
+Without --store, clean works on the flat session store that --backend (or
+AMPLIHACK_MEMORY_BACKEND, or auto-detection) names in --home. Name any other
+store with --store PATH (an agent's graph store, cognitive_db, experiences.db).
+--agent, --table, --older-than and --ids narrow the selection (all must hold);
+flat stores take only PATTERN and --older-than.
+
+Exit codes: 0 ok, 1 failed, 2 bad usage or input (or no --yes without a
+terminal), 3 the store is locked by another process.
+"""
+
+EPILOG = """\
+examples:
+  memexplorer clean 'test_*' --backend sqlite                  preview sessions test_*
+  memexplorer clean 'test_*' --backend sqlite --no-dry-run --yes
+  memexplorer clean '*' --store ~/.amplihack/hierarchical_memory/ops-agent --older-than 90
+  memexplorer clean 'deploy ?' --store cognitive_db --agent ops-agent --table SemanticMemory
+"""
+
+
+def _print_preview(preview: CleanPreview, reason: str) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    console.print(
+        f"{preview.store}  ({preview.kind}, {preview.engine}{'; ' + reason if reason else ''})",
+        highlight=False,
+        soft_wrap=True,
+    )
+    if not preview.rows:
+        console.print("nothing matches")
+        return
+    table = Table(show_edge=False)
+    table.add_column("table")
+    table.add_column("what")
+    table.add_column("count", justify="right")
+    for name, count in preview.counts.items():
+        table.add_row(name, "rows", f"{count:,}")
+    for name, count in preview.edges.items():
+        table.add_row(name, "edges", f"{count:,}")
+    console.print(table)
+    if preview.agents:
+        console.print("agents: " + ", ".join(preview.agents), highlight=False)
+    for row in preview.sample:
+        label = " ".join(str(row["label"]).split())
+        label = label if len(label) <= 80 else label[:79] + "…"
+        console.print(f"  {row['table']} {row['id']}  {label}", highlight=False, markup=False)
+    shown = len(preview.sample)
+    if preview.rows > shown:
+        console.print(f"  … showing {shown} of {preview.rows:,} rows", highlight=False)
+
+
+def run(args: argparse.Namespace) -> int:
+    selection = Selection(
+        pattern=args.pattern,
+        agent=args.agent,
+        table=args.table,
+        older_than_days=args.older_than,
+        ids=tuple(args.ids or ()),
+    )
+    target = clean_target(args.store, backend=args.backend, home=args.home)
+    for message in target.warnings:
+        warn(message)
+    with progress("Looking for matches"):
+        preview = preview_clean(target, selection)
+    if args.dry_run or not preview.rows:
+        if args.json:
+            print_json({**preview.to_dict(), "dry_run": args.dry_run, "backup": None})
+        else:
+            _print_preview(preview, target.reason)
+            if args.dry_run and preview.rows:
+                print("dry run: nothing was changed; add --no-dry-run to delete (after a backup)")
+        return EXIT_OK
+    if not args.json:
+        _print_preview(preview, target.reason)
+    if not args.yes:
+        question = (
+            f"Delete {preview.rows:,} rows and {preview.edge_count:,} edges from {preview.store}?"
+        )
+        answer = ask(question)
+        if answer is None:
+            print(
+                "error: refusing to delete without --yes: stdin is not a terminal, so nobody "
+                "can confirm (nothing was changed)",
+                file=sys.stderr,
+            )
+            return EXIT_USAGE
+        if not answer:
+            print("nothing was changed", file=sys.stderr)
+            return EXIT_OK
+    home = amplihack_home(args.home)
+    with progress("Backing up and deleting"):
+        result = clean_store(target, selection, home=home)
+    if args.json:
+        print_json({**result.to_dict(), "dry_run": False})
+    else:
+        removed = result.preview
+        print(
+            f"deleted {removed.rows:,} rows and {removed.edge_count:,} edges; "
+            f"backup: {result.backup.path if result.backup else 'none (nothing matched)'}"
+        )
+        if result.backup:
+            print(f"undo with: memexplorer restore {result.backup.path}")
+    return EXIT_OK
+
+
+def _days(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of days (0 or more)")
+    return value
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "clean",
+        help="preview, then delete (after a backup), sessions or memories matching a glob",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "pattern",
+        metavar="PATTERN",
+        help="glob (* and ?): session ids (flat), concepts (graph) or experience types",
+    )
+    parser.add_argument(
+        "--dry-run",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="only show what matches (the default); --no-dry-run deletes after a backup",
+    )
+    parser.add_argument("--yes", action="store_true", help="delete without asking")
+    parser.add_argument(
+        "--backend",
+        help="flat store: sqlite, graph-db or kuzu (wins over AMPLIHACK_MEMORY_BACKEND)",
+    )
+    parser.add_argument(
+        "--store", metavar="PATH", help="clean this store (any kind) instead of the flat store"
+    )
+    parser.add_argument("--agent", metavar="A", help="only this agent's rows (graph, experience)")
+    parser.add_argument("--table", metavar="T", help="only this node table (graph, experience)")
+    parser.add_argument(
+        "--older-than",
+        type=_days,
+        metavar="DAYS",
+        help="only rows created (flat: sessions last used) more than DAYS days ago",
+    )
+    parser.add_argument(
+        "--ids", nargs="+", metavar="ID", help="only rows with these ids (graph, experience)"
+    )
+    parser.add_argument(
+        "--home", metavar="H", help="the amplihack home, where backups go (default ~/.amplihack)"
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON for scripts")
+    parser.set_defaults(handler=run)
