@@ -112,3 +112,54 @@ def test_locked_store(reference_stores):
     assert several.returncode == 1
     assert len(json.loads(several.stdout)["findings"]) == 1
     assert "not audited: Store is in use" in several.stderr
+
+
+def _cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "memexplorer", *args], capture_output=True, text=True, input=stdin
+    )
+
+
+def test_redact_asks_and_refuses_without_a_terminal(reference_stores, tmp_path):
+    before = checksums(reference_stores)
+    result = _cli("audit", str(reference_stores), "--redact", "--home", str(tmp_path), stdin="y\n")
+    assert result.returncode == 2
+    assert "refusing to redact without --yes" in result.stderr
+    assert checksums(reference_stores) == before
+    assert not (tmp_path / "backups").exists()
+    assert main(["audit", str(reference_stores), "--yes"]) == 2  # --yes alone means nothing
+
+
+def test_redact_yes_then_audit_finds_nothing_and_restore_brings_all_back(
+    reference_stores, manifest, tmp_path, capsys
+):
+    secrets = _fixture_secrets(reference_stores, manifest)
+    home = tmp_path / "home"
+    assert main(["audit", str(reference_stores), "--json"]) == 0
+    before = json.loads(capsys.readouterr().out)["findings"]
+    args = ["audit", str(reference_stores), "--redact", "--yes", "--home", str(home), "--json"]
+    assert main(args) == 0
+    out, err = capsys.readouterr()
+    payload = json.loads(out)
+    assert payload["findings"] == before
+    assert sum(sum(r["values"].values()) for r in payload["redacted"]) == 30
+    for secret in secrets:
+        assert secret not in out and secret not in err, secret
+    assert main(["audit", str(reference_stores), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"findings": []}
+    for redaction in payload["redacted"]:
+        assert main(["restore", redaction["backup"], "--yes"]) == 0
+    capsys.readouterr()
+    assert main(["audit", str(reference_stores), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["findings"] == before
+
+
+def test_redact_plain_output_and_a_store_held_by_a_reader(reference_stores, tmp_path):
+    store = reference_stores / OPS
+    with held_by_another_process(store, "ro"):
+        result = _cli("audit", str(store), "--redact", "--yes", "--home", str(tmp_path))
+    assert result.returncode == 3, result.stderr
+    assert not any((tmp_path / "backups").glob("*"))  # locked before any backup was written
+    result = _cli("audit", str(store), "--redact", "--yes", "--home", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    assert "redacted in" in result.stdout and "undo with: memexplorer restore" in result.stdout

@@ -1,14 +1,24 @@
-"""``memexplorer audit``: every credential stored under a path, never printing one."""
+"""``memexplorer audit``: every credential stored under a path, never printing one.
+
+With ``--redact`` each secret becomes ``[REDACTED]`` after a backup of the rows
+that change (``memexplorer restore BACKUP`` puts them back); it asks first
+unless ``--yes``, and refuses (exit 2) when stdin is not a terminal.
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
+from typing import Any
 
 from memexplorer.engine.audit import AuditFinding, AuditReport, audit_paths
+from memexplorer.engine.backend_choice import amplihack_home
 from memexplorer.engine.names import validate_agent_name
+from memexplorer.engine.redaction import RedactionResult, redact_findings
 
-from .common import EXIT_FAILED, EXIT_OK, default_home, print_json, progress, warn
+from .common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, default_home, print_json, progress, warn
+from .confirm import ask
 
 _COLUMNS = ("agent", "table", "id", "column", "kind", "preview")
 
@@ -32,19 +42,71 @@ def _print_findings(report: AuditReport) -> None:
     )
 
 
+def _print_redactions(results: list[RedactionResult]) -> None:
+    for result in results:
+        counts = ", ".join(f"{table}: {n:,}" for table, n in result.values.items()) or "none"
+        print(f"redacted in {result.store}: {counts} value(s)")
+        if result.backup is not None:
+            print(f"  backup: {result.backup.path}")
+            print(f"  undo with: memexplorer restore {result.backup.path}")
+        for what in result.not_redacted:
+            print(f"  not redacted: {what}")
+
+
+def _confirmed(args: argparse.Namespace, report: AuditReport, home: Path) -> int | None:
+    """None to go ahead; else the exit code (asked and refused, or nobody to ask)."""
+    if args.yes:
+        return None
+    values = len({(f.store, f.table, f.id, f.column) for f in report.findings})
+    stores = len({f.store for f in report.findings})
+    answer = ask(
+        f"Replace {len(report.findings):,} secret(s) in {values:,} value(s) of {stores} "
+        f"store(s) with [REDACTED]? The rows are backed up under {home / 'backups'} first."
+    )
+    if answer is None:
+        print(
+            "error: refusing to redact without --yes: stdin is not a terminal, so nobody "
+            "can confirm (nothing was changed)",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    if not answer:
+        print("nothing was changed", file=sys.stderr)
+        return EXIT_OK
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.yes and not args.redact:
+        print("error: --yes only goes with --redact", file=sys.stderr)
+        return EXIT_USAGE
     agent = validate_agent_name(args.agent) if args.agent is not None else None
     roots = [Path(p).expanduser() for p in args.paths] or [default_home()]
     with progress("Auditing stores"):
         report = audit_paths(roots, agent)
     if len(report.errors) == 1 and not report.stores:
         raise report.errors[0]  # the one store named could not be read: its own exit code
-    if args.json:
-        print_json(report.to_dict())
-    else:
+    payload: dict[str, Any] = report.to_dict()
+    if not args.json:
         _print_findings(report)
     for error in report.errors:
         warn(f"not audited: {error.title}: {error.message}")
+    if args.redact and report.findings:
+        home = amplihack_home(args.home)
+        refused = _confirmed(args, report, home)
+        if refused is not None:
+            if args.json:
+                print_json(payload)
+            return refused
+        with progress("Backing up and redacting"):
+            results = redact_findings(report.findings, home=home)
+        payload["redacted"] = [result.to_dict() for result in results]
+        if not args.json:
+            _print_redactions(results)
+    elif args.redact:
+        payload["redacted"] = []
+    if args.json:
+        print_json(payload)
     return EXIT_FAILED if report.errors else EXIT_OK
 
 
@@ -60,4 +122,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--agent", help="only this agent's rows")
     parser.add_argument("--json", action="store_true", help="print JSON for scripts")
+    parser.add_argument(
+        "--redact",
+        action="store_true",
+        help="replace each secret found with [REDACTED], after a backup of the rows it changes",
+    )
+    parser.add_argument("--yes", action="store_true", help="redact without asking")
+    parser.add_argument(
+        "--home", metavar="H", help="the amplihack home, where backups go (default ~/.amplihack)"
+    )
     parser.set_defaults(handler=run)
