@@ -107,8 +107,9 @@ def _plan_nodes(
         if selection.agent and agent:
             where, params = f"WHERE n.{identifier(agent)} = $agent", {"agent": selection.agent}
         ids, agents = [], set()
-        for row_key, row_agent, row_pattern, row_age in graph.rows(
-            f"MATCH (n:{identifier(table)}) {where} RETURN {returned}", params
+        found = graph.arrow(f"MATCH (n:{identifier(table)}) {where} RETURN {returned}", params)
+        for row_key, row_agent, row_pattern, row_age in zip(
+            *(column.to_pylist() for column in found.columns), strict=True
         ):
             if wanted_ids and str(row_key) not in wanted_ids:
                 continue

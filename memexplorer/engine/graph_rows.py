@@ -121,11 +121,35 @@ def _touching(
                         yield source, target, row
 
 
+def _table_size(graph: GraphStore, table: str) -> int:
+    return int(graph.rows(f"MATCH (n:{identifier(table)}) RETURN count(n)")[0][0])
+
+
 def count_edges(graph: GraphStore, selected: dict[str, list[Any]]) -> EdgeCounts:
-    """How many edges of each rel table touch the selected nodes (each counted once)."""
+    """How many edges of each rel table touch the selected nodes (each counted once).
+
+    When every node of an endpoint table is selected, the pair's edges are
+    counted in kuzu; otherwise their offsets come back as Arrow columns (no
+    per-row Python work) and are counted once each.
+    """
+    whole = {t for t, ids in selected.items() if ids and len(ids) == _table_size(graph, t)}
     counts: EdgeCounts = {}
-    for rel in graph.rel_tables():
-        total = sum(1 for _ in _touching(graph, rel, [], selected))
+    for rel, info in graph.rel_tables().items():
+        total = 0
+        for source, target in info.pairs:
+            if not (selected.get(source) or selected.get(target)):
+                continue
+            out_query, in_query, everything, _ = _edge_queries(graph, rel, source, target, "")
+            if source in whole or target in whole:
+                head = everything[: everything.index(" RETURN ")]
+                total += int(graph.rows(f"{head} RETURN count(r)")[0][0])
+                continue
+            seen: set[int] = set()
+            for table, query in ((source, out_query), (target, in_query)):
+                for chunk in _chunks(selected.get(table, [])):
+                    offsets = graph.arrow(query, {"ids": chunk}).column(2)
+                    seen.update(offsets.to_pylist())
+            total += len(seen)
         if total:
             counts[rel] = total
     return counts
