@@ -395,6 +395,8 @@ class SQLiteExperienceBackend:
             return self.retrieve_experiences(limit or None, experience_type, min_confidence)
         if not words or limit == 0:
             return []
+        if limit is None:
+            limit = -1  # SQLite: a negative LIMIT means none
         where, params = self._filters(experience_type, min_confidence)
         with self._lock:
             self._reader()

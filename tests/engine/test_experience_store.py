@@ -318,3 +318,11 @@ def test_writing_into_a_reference_store(reference_stores: Path, backend: str) ->
             scanned = {e.experience_id for e in left
                        if word in e.context.lower() or word in e.outcome.lower()}  # fmt: skip
             assert {e.experience_id for e in store.search(word, limit=1000)} == scanned
+
+
+def test_search_without_limit(store: ExperienceStore) -> None:
+    for i in range(12):
+        store.add(exp(f"alpha {i}"))
+    assert len(store.search("alpha", limit=None)) == 12  # type: ignore[arg-type]
+    assert len(store.search("", limit=None)) == 12  # type: ignore[arg-type]
+    assert store.search("alpha", limit=0) == []
