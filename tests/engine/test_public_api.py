@@ -1,0 +1,81 @@
+"""The import map of API.md §0: every public name at the path agent code imports it from."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+IMPORT_MAP = {
+    "memexplorer.engine": [
+        "CognitiveMemory", "Experience", "ExperienceType", "ExperienceStore", "MemoryConnector",
+        "HierarchicalMemory", "KnowledgeNode", "KnowledgeEdge", "KnowledgeSubgraph",
+        "MemoryClassifier", "MemoryCategory", "SensoryItem", "WorkingMemorySlot",
+        "EpisodicMemory", "SemanticFact", "ProceduralMemory", "ProspectiveMemory",
+        "ConsolidatedEpisode", "AgentCapabilities", "ScopeLevel", "CredentialScrubber",
+        "QueryValidator", "SecureMemoryBackend", "MemoryError", "ExperienceNotFoundError",
+        "InvalidExperienceError", "MemoryQuotaExceededError", "SecurityViolationError",
+        "QueryCostExceededError", "compute_similarity", "compute_word_similarity",
+        "compute_tag_similarity", "rerank_facts_by_query", "detect_contradiction",
+        "extract_entity_name",
+    ],
+    "memexplorer.engine.hierarchical_memory": [
+        "HierarchicalMemory", "KnowledgeNode", "KnowledgeEdge", "KnowledgeSubgraph",
+        "MemoryClassifier", "MemoryCategory",
+    ],
+    "memexplorer.engine.memory_types": [
+        "MemoryCategory", "SensoryItem", "WorkingMemorySlot", "EpisodicMemory", "SemanticFact",
+        "ProceduralMemory", "ProspectiveMemory", "ConsolidatedEpisode",
+    ],
+    "memexplorer.engine.cognitive_memory": [
+        "CognitiveMemory", "WORKING_MEMORY_CAPACITY", "SIMILARITY_THRESHOLD",
+        "SIMILARITY_CANDIDATE_LIMIT", "MAX_SEARCH_KEYWORDS", "GRAPH_FETCH_MULTIPLIER",
+        "MIN_TOKEN_LENGTH", "PROSPECTIVE_STATUS_PENDING", "PROSPECTIVE_STATUS_TRIGGERED",
+        "PROSPECTIVE_STATUS_RESOLVED",
+    ],
+    "memexplorer.engine.experience": ["Experience", "ExperienceType"],
+    "memexplorer.engine.store": ["ExperienceStore"],
+    "memexplorer.engine.connector": ["MemoryConnector"],
+    "memexplorer.engine.exceptions": ["MemoryQuotaExceededError", "MemoryError"],
+    "memexplorer.engine.similarity": [
+        "compute_similarity", "compute_word_similarity", "compute_tag_similarity",
+        "rerank_facts_by_query",
+    ],
+    "memexplorer.engine.contradiction": ["detect_contradiction"],
+    "memexplorer.engine.entity_extraction": ["extract_entity_name"],
+    "memexplorer.engine.pattern_recognition": [
+        "PatternDetector", "extract_pattern_key", "calculate_pattern_confidence",
+        "recognize_patterns",
+    ],
+    "memexplorer.engine.semantic_search": [
+        "calculate_relevance", "TFIDFSimilarity", "retrieve_relevant_experiences",
+        "SemanticSearchEngine",
+    ],
+    "memexplorer.engine.security": [
+        "AgentCapabilities", "ScopeLevel", "CredentialScrubber", "QueryValidator",
+        "SecureMemoryBackend", "SecurityViolationError", "QueryCostExceededError",
+    ],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("module", IMPORT_MAP)
+def test_import_map(module):
+    loaded = importlib.import_module(module)
+    missing = [name for name in IMPORT_MAP[module] if not hasattr(loaded, name)]
+    assert missing == []
+
+
+def test_package_memory_category_is_the_cognitive_one():
+    import memexplorer.engine as engine
+    from memexplorer.engine import memory_types
+
+    assert engine.MemoryCategory is memory_types.MemoryCategory
+    assert len(engine.MemoryCategory) == 6
+
+
+def test_errors_are_one_family():
+    import memexplorer.engine as engine
+
+    for name in ("ExperienceNotFoundError", "InvalidExperienceError", "MemoryQuotaExceededError",
+                 "SecurityViolationError", "QueryCostExceededError"):  # fmt: skip
+        assert issubclass(getattr(engine, name), engine.MemoryError)
