@@ -284,3 +284,28 @@ def test_locked_store(reference_stores, tmp_path, capsys):
         assert "Another process" in capsys.readouterr().err
         assert checksums(store) == before
     assert not os.path.exists(tmp_path / "o.json")
+
+
+@pytest.mark.parametrize(
+    ("value", "code", "words"),
+    [
+        ("graph-db", 0, ""),
+        ("kuzu", 0, ""),
+        ("KUZU", 0, "casing is exact"),
+        ("postgres", 0, "using the graph-db store"),
+        ("sqlite", 2, "no schema"),
+    ],
+)
+def test_backend_variable_governs_transfers(reference_stores, tmp_path, capsys, monkeypatch,
+                                            value, code, words):  # fmt: skip
+    monkeypatch.setenv("AMPLIHACK_MEMORY_BACKEND", value)
+    out = tmp_path / "ops.json"
+    home = str(reference_stores / HOME)
+    assert main(["export", "ops-agent", str(out), "--home", home]) == code
+    err = capsys.readouterr().err
+    assert words in err
+    assert out.exists() == (code == 0)
+    if code == 0:
+        store = tmp_path / "new"
+        assert main(["import", "ops-agent", str(out), "--storage-path", str(store)]) == 0
+        assert words in capsys.readouterr().err

@@ -12,10 +12,12 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from .backend_choice import BACKEND_ENV, BackendChoiceError, parse_backend
 from .exceptions import ImportDataError, InvalidInputError, NotAStoreError, StoreNotFoundError
 from .graphdb import open_kuzu
 from .hierarchical_memory import HierarchicalMemory
@@ -83,6 +85,32 @@ def transfer_format(token: str) -> Format:
             hint=f"Use one of: {', '.join(FORMATS)} (kuzu is an alias of raw-db).",
         )
     return FORMATS[token]
+
+
+def transfer_backend(environ: Mapping[str, str] | None = None) -> list[str]:
+    """Check ``AMPLIHACK_MEMORY_BACKEND`` for a transfer; return warnings to show.
+
+    Transfers have no --backend flag: the variable alone picks the hierarchical
+    store (seed 002). An unknown value is not accepted silently: it gives a
+    warning and the graph-db store is used. ``sqlite`` names the per-agent SQLite
+    hierarchical file, whose tables the spec does not give, so it is refused.
+    """
+    env = os.environ if environ is None else environ
+    token = env.get(BACKEND_ENV)
+    if token is None:
+        return []
+    try:
+        backend = parse_backend(token, origin=BACKEND_ENV)
+    except BackendChoiceError as exc:
+        return [f"{exc.message}; using the graph-db store"]
+    if backend == "sqlite":
+        raise InvalidInputError(
+            f"{BACKEND_ENV}=sqlite selects the SQLite hierarchical store "
+            "(hierarchical_memory/<agent>.db), which memexplorer cannot transfer: the spec "
+            "gives no schema for its tables",
+            hint=f"Unset {BACKEND_ENV} or set it to graph-db to use the agent's graph store.",
+        )
+    return []
 
 
 def hierarchical_store_path(
@@ -220,6 +248,7 @@ def export_agent_store(
 ) -> ExportResult:
     """Write the agent's graph to ``output`` (format 1.1 JSON, or a copy of the store)."""
     kind = transfer_format(format)
+    notes = transfer_backend()
     store = hierarchical_store_path(agent, storage_path=storage_path, home=home)
     target = Path(output).expanduser()
     if target.is_dir():
@@ -239,8 +268,8 @@ def export_agent_store(
                 hint="Check the agent name (memexplorer stats lists the agents of a store).",
             )
         _write_atomically(target, json.dumps(data, indent=2).encode())
-        return ExportResult(agent, kind, store, target, target.stat().st_size, counts)
-    warnings: list[str] = []
+        return ExportResult(agent, kind, store, target, target.stat().st_size, counts, notes)
+    warnings: list[str] = list(notes)
     _make_private_dirs(target.parent)
     if store.is_dir():
         # Kuzu before 0.11 kept a store as a folder; kuzu 0.11 cannot read it,
@@ -312,6 +341,7 @@ def import_agent_store(
     ids that exist already are skipped and counted.
     """
     kind = transfer_format(format)
+    notes = transfer_backend()
     source = Path(source).expanduser()
     if kind == "raw-db" and merge:
         raise InvalidInputError(
@@ -340,9 +370,19 @@ def import_agent_store(
             **result["edges_by_type"],
         }
         return ImportResult(
-            agent, kind, source, store, counts, result["skipped"], result["errors"], merge
+            agent,
+            kind,
+            source,
+            store,
+            counts,
+            result["skipped"],
+            result["errors"],
+            merge,
+            warnings=notes,
         )
-    return _import_raw(agent, source, store)
+    result = _import_raw(agent, source, store)
+    result.warnings[:0] = notes
+    return result
 
 
 def _checkpoint_pending_log(store: Path) -> None:
