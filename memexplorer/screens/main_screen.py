@@ -59,8 +59,7 @@ class MainScreen(Screen[None]):
         fmt = item.entry.format
         version = f" storage {fmt.storage_version}" if fmt.storage_version else ""
         self.sub_title = f"{item.entry.path} · {fmt.engine}{version} · read-only"
-        self.table.show(TableSource(browser, item.agent, item.table))
-        self.table.focus_rows()
+        self.table.show(TableSource(browser, item.agent, item.table), focus=True)
 
     @on(StoresTree.StoreChosen)
     def store_chosen(self, message: StoresTree.StoreChosen) -> None:

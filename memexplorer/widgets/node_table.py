@@ -74,6 +74,7 @@ class NodeTable(Vertical):
     def __init__(self, page_size: int = PAGE_SIZE, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.page_size = page_size
+        self._focus_on_load = False
         self.source: TableSource | None = None
         self.page_query = PageQuery(limit=page_size)
         self.page: Page | None = None
@@ -85,8 +86,10 @@ class NodeTable(Vertical):
             yield Static("No table open.", id="empty")
 
     # -- loading -------------------------------------------------------------------------
-    def show(self, source: TableSource) -> None:
-        """Open a table at its first page, unsorted and unfiltered."""
+    def show(self, source: TableSource, *, focus: bool = False) -> None:
+        """Open a table at its first page, unsorted and unfiltered (``focus``: move
+        the keyboard to its rows once they arrive)."""
+        self._focus_on_load = focus
         self.source = source
         self.page = None
         self.page_query = PageQuery(limit=self.page_size)
@@ -134,10 +137,11 @@ class NodeTable(Vertical):
             await rows.mount(grid)
             # Same table, another page: keep the operator's column.
             grid.move_cursor(column=min(column, message.page.data.num_columns - 1))
-            if had_focus:
+            if had_focus or self._focus_on_load:
                 grid.focus()
         else:
             await rows.mount(Static(message.page.describe(), id="empty"))
+        self._focus_on_load = False
         self.loading = False
         self._update_status()
 
