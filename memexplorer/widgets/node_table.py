@@ -101,6 +101,9 @@ class NodeTable(Vertical):
             return
         self.page_query = query
         self.query_one("#status", Static).update(Text(f"{self.source.table.name}: loading…"))
+        grid = self._grid()
+        # Loading blurs the rows; the keyboard comes back to them with the new page.
+        self._focus_on_load = self._focus_on_load or (grid is not None and grid.has_focus)
         self.loading = True
         self.fetch(self.source, query)
 
@@ -123,7 +126,6 @@ class NodeTable(Vertical):
             return  # a page of a table that is no longer shown
         old = self._grid()
         column = old.cursor_column if old is not None and self.page is not None else 0
-        had_focus = old is not None and old.has_focus
         self.page = message.page
         rows = self.query_one("#rows", Vertical)
         await rows.remove_children()
@@ -137,7 +139,7 @@ class NodeTable(Vertical):
             await rows.mount(grid)
             # Same table, another page: keep the operator's column.
             grid.move_cursor(column=min(column, message.page.data.num_columns - 1))
-            if had_focus or self._focus_on_load:
+            if self._focus_on_load:
                 grid.focus()
         else:
             await rows.mount(Static(message.page.describe(), id="empty"))
@@ -214,19 +216,18 @@ class NodeTable(Vertical):
     def stop_filter(self) -> None:
         self.remove_class("filtering")
         self.query_one("#filter", Input).disabled = True
+        self._focus_on_load = True
         if self.page_query.text:
             self.query_one("#filter", Input).value = ""
             self.load(replace(self.page_query, text="", offset=0))
-        grid = self._grid()
-        if grid is not None:
-            grid.focus()
+            return
+        self._focus_on_load = False
+        self.focus_rows()
 
     @on(Input.Submitted, "#filter")
     def apply_filter(self, event: Input.Submitted) -> None:
+        self._focus_on_load = True
         self.load(replace(self.page_query, text=event.value.strip(), offset=0))
-        grid = self._grid()
-        if grid is not None:
-            grid.focus()
 
     def cursor_value(self) -> tuple[str, Any] | None:
         grid = self._grid()
