@@ -7,7 +7,7 @@ import sys
 
 from memexplorer.engine.backups import read_backup, restore_backup
 
-from .common import EXIT_OK, EXIT_USAGE, print_json
+from .common import EXIT_OK, EXIT_USAGE, print_json, progress
 from .confirm import ask
 
 
@@ -30,7 +30,8 @@ def run(args: argparse.Namespace) -> int:
         if not answer:
             print("nothing was changed", file=sys.stderr)
             return EXIT_OK
-    result = restore_backup(args.backup)
+    with progress("Restoring"):
+        result = restore_backup(args.backup)
     if args.json:
         print_json(result.to_dict())
         return EXIT_OK
