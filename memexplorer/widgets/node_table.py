@@ -138,7 +138,8 @@ class NodeTable(Vertical):
             )
             await rows.mount(grid)
             # Same table, another page: keep the operator's column.
-            grid.move_cursor(column=min(column, message.page.data.num_columns - 1))
+            if column:
+                grid.move_cursor(column=min(column, message.page.data.num_columns - 1))
             if self._focus_on_load:
                 grid.focus()
         else:
