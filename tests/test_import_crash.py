@@ -51,8 +51,8 @@ def _canonical(data: dict) -> dict[str, list[str]]:
     return {k: sorted(json.dumps(i, sort_keys=True) for i in data.get(k, [])) for k in KEYS}
 
 
-def _graph_of(store: Path) -> dict[str, list[str]]:
-    with HierarchicalMemory(AGENT, store, mode="write") as memory:
+def _graph_of(store: Path, agent: str = AGENT) -> dict[str, list[str]]:
+    with HierarchicalMemory(agent, store, mode="write") as memory:
         return _canonical(memory.export_graph())
 
 
@@ -63,14 +63,19 @@ def _child(store: Path, source: Path, kill_at: int, delay: float = -1.0):
     )  # fmt: skip
 
 
-@pytest.fixture(scope="module")
-def scene(tmp_path_factory, _pristine_stores):
-    """A store holding the ops-agent export as ``victim``, and a different file to import."""
+@pytest.fixture(scope="module", params=["alone", "shared"])
+def scene(request, tmp_path_factory, _pristine_stores):
+    """A store holding the ops-agent export as ``victim`` (alone, or beside another
+    agent, which takes the import through a copy of the store), and a file to import."""
     root = tmp_path_factory.mktemp("crash")
     exports = _pristine_stores / "exports"
     store = root / "pristine-store"
     with HierarchicalMemory(AGENT, store) as memory:
         memory.import_from_json(json.loads((exports / "ops-agent.export_to_json.json").read_text()))
+    if request.param == "shared":
+        support = json.loads((exports / "support-bot.export_to_json.json").read_text())
+        with HierarchicalMemory("bystander", store) as memory:
+            memory.import_from_json(support)
     incoming = exports / "research-agent.export_to_json.json"
     before = _graph_of(store)
     finished = root / "finished-store"
@@ -81,7 +86,9 @@ def scene(tmp_path_factory, _pristine_stores):
     commit_at = int(done.stdout.split("commit")[1].split()[0])
     after = _graph_of(finished)
     assert after != before and after["semantic_nodes"]
-    return store, incoming, before, after, statements, commit_at
+    bystander = _graph_of(store, "bystander")
+    assert _graph_of(finished, "bystander") == bystander
+    return store, incoming, before, after, statements, commit_at, bystander
 
 
 def _points(statements: int, commit_at: int) -> list[int]:
@@ -91,7 +98,7 @@ def _points(statements: int, commit_at: int) -> list[int]:
 
 
 def test_killed_at_each_statement(scene, tmp_path):
-    store, incoming, before, after, statements, commit_at = scene
+    store, incoming, before, after, statements, commit_at, bystander = scene
     for kill_at in _points(statements, commit_at):
         victim = tmp_path / f"store-{kill_at}"
         victim.write_bytes(store.read_bytes())
@@ -99,6 +106,7 @@ def test_killed_at_each_statement(scene, tmp_path):
         assert child.returncode == -signal.SIGKILL, (kill_at, child.stderr)
         expected = before if kill_at <= commit_at else after
         assert _graph_of(victim) == expected, f"killed before statement {kill_at}"
+        assert _graph_of(victim, "bystander") == bystander
     leftovers = sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("."))
     assert leftovers, "a killed import leaves its copy behind"
     survivor = tmp_path / f"store-{statements}"
@@ -108,8 +116,9 @@ def test_killed_at_each_statement(scene, tmp_path):
 
 @pytest.mark.parametrize("delay", [0.0, 0.002, 0.01, 0.05])
 def test_killed_while_committing(scene, tmp_path, delay):
-    store, incoming, before, after, _, _ = scene
+    store, incoming, before, after, _, _, bystander = scene
     victim = tmp_path / "store"
     victim.write_bytes(store.read_bytes())
     _child(victim, incoming, kill_at=0, delay=delay)
     assert _graph_of(victim) in (before, after)
+    assert _graph_of(victim, "bystander") == bystander

@@ -19,9 +19,10 @@ from typing import Any, Literal
 
 from .backend_choice import BACKEND_ENV, BackendChoiceError, parse_backend
 from .exceptions import ImportDataError, InvalidInputError, NotAStoreError, StoreNotFoundError
-from .graphdb import open_kuzu
+from .graphdb import KuzuStore, identifier, open_kuzu
 from .hierarchical_memory import HierarchicalMemory
 from .hierarchical_transfer import precheck_import
+from .inspection import SPEC_TABLES
 from .names import validate_agent_name
 from .stores import require_kuzu_readable, resolve_hierarchical_path, sniff
 
@@ -409,11 +410,16 @@ def _staged_import(agent: str, store: Path, data: dict[str, Any], merge: bool) -
             require_kuzu_readable(sniff(store))
             _checkpoint_pending_log(store)
             holder = open_kuzu(store)
-            shutil.copyfile(store, stage)
-            shutil.copymode(store, stage)
+            # Replacing the only agent of a store starts from an empty file
+            # rather than deleting every row of a copy (kuzu deletes slowly:
+            # 111 s against 29 s for 100k facts with their edges).
+            if merge or not _holds_only(holder, agent):
+                shutil.copyfile(store, stage)
         with HierarchicalMemory(agent, stage, mode="write") as memory:
             result = memory.import_from_json(data, merge=merge)
         # Closing checkpointed the copy: it is one self-contained file now.
+        if store.exists():
+            shutil.copymode(store, stage)
         with open(stage, "rb") as handle:
             os.fsync(handle.fileno())
         os.replace(stage, store)
@@ -424,6 +430,23 @@ def _staged_import(agent: str, store: Path, data: dict[str, Any], merge: bool) -
             holder.close()
         for suffix in ("", *_SIDECARS):
             stage.with_name(stage.name + suffix).unlink(missing_ok=True)
+
+
+def _holds_only(graph: KuzuStore, agent: str) -> bool:
+    """Whether the store is a hierarchical store of ``agent`` alone (spec tables only,
+    every node the agent's), so a fresh file can stand in for it."""
+    nodes, rels = SPEC_TABLES["hierarchical"]
+    if not set(graph.node_tables()) <= set(nodes) or not set(graph.rel_tables()) <= set(rels):
+        return False
+    for table in graph.node_tables():
+        others = graph.scalar(
+            f"MATCH (n:{identifier(table)}) WHERE n.agent_id IS NULL OR n.agent_id <> $agent "
+            "RETURN count(n)",
+            {"agent": agent},
+        )
+        if others:
+            return False
+    return True
 
 
 def _remove_stale_stages(store: Path) -> None:
