@@ -3,17 +3,24 @@
 A chain is the set of facts joined by SUPERSEDES or TRANSITIONED_TO edges. The
 reference library links every newer fact to every older one (a chain of n
 values has n(n-1)/2 edges), memexplorer links neighbours only; either way the
-timeline is the chain's facts ordered by ``temporal_index`` then
-``created_at``, and each step's value comes from the TRANSITIONED_TO edge
-between neighbours when there is one, else from the numbers that changed
-between their contents (stores written by the reference have no TRANSITIONED_TO).
+timeline is the transitive reduction of those edges (what each fact directly
+replaced), its facts in topological order with ``temporal_index`` (or the
+TRANSITIONED_TO ``turn``) then ``created_at`` breaking ties. Each step's value
+comes from the TRANSITIONED_TO edge to the fact it replaced when there is one,
+else from the numbers that changed between their contents (stores written by
+the reference have no TRANSITIONED_TO).
+
+What an operator should notice is flagged, not hidden: forks (one fact
+replaced by two newer ones), cycles, gaps in the turns, lowered confidence.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from itertools import pairwise
+from itertools import islice
 from typing import Any
+
+import networkx as nx
 
 from .contradiction import NUMBER_PATTERN
 from .exceptions import InvalidInputError
@@ -22,15 +29,18 @@ from .hierarchical_schema import fact_columns, fact_from_row
 from .knowledge import KnowledgeNode
 from .temporal import temporal_index_of
 
-__all__ = ["ChainStep", "TemporalChain", "entity_chains", "fact_chain"]
+__all__ = ["ChainEdges", "ChainStep", "TemporalChain", "agent_chains", "entity_chains",
+           "fact_chain"]  # fmt: skip
 
 _CHAIN_RELS = ("SUPERSEDES", "TRANSITIONED_TO")
+#: At most this many cycles are listed per chain (a dense cyclic chain has very many).
+MAX_CYCLES = 10
 
 
 @dataclass(frozen=True)
 class ChainStep:
-    """One fact in a chain. ``value`` is what this fact says that its neighbours
-    do not; ``previous_value`` what the fact before it said instead."""
+    """One fact in a chain. ``value`` is what this fact says that the fact it
+    replaced did not; ``previous_value`` what that fact said instead."""
 
     memory_id: str
     concept: str
@@ -44,6 +54,28 @@ class ChainStep:
     value_from: str  # "transitioned_to", "numbers" or "" (a chain of one)
     current: bool
     superseded_by: str
+    entity: str = ""
+    #: temporal_index, else the TRANSITIONED_TO turn that introduced this fact, else 0.
+    turn: int = 0
+    #: The SUPERSEDES edge's properties towards the fact this one replaced.
+    reason: str = ""
+    temporal_delta: str = ""
+    #: Facts this one directly replaced (nearest first) and that directly replaced it.
+    supersedes: tuple[str, ...] = ()
+    superseders: tuple[str, ...] = ()
+    in_cycle: bool = False
+    #: Turns missing between the fact this one replaced and this one.
+    gap_before: int = 0
+    #: metadata confidence_before_supersede: the confidence before a newer fact lowered it.
+    confidence_before: float | None = None
+
+    @property
+    def forked(self) -> bool:
+        return len(self.superseders) > 1
+
+    @property
+    def confidence_lowered(self) -> bool:
+        return self.confidence_before is not None and self.confidence_before > self.confidence
 
 
 @dataclass
@@ -54,20 +86,65 @@ class TemporalChain:
     agent: str
     steps: list[ChainStep] = field(default_factory=list)
     stored_edges: int = 0
+    #: Cycles among the edges, each as memory_ids (at most MAX_CYCLES).
+    cycles: list[list[str]] = field(default_factory=list)
 
     @property
     def current(self) -> list[ChainStep]:
         return [step for step in self.steps if step.current]
+
+    @property
+    def concept(self) -> str:
+        return self.steps[-1].concept if self.steps else ""
+
+    @property
+    def entity(self) -> str:
+        return self.steps[-1].entity if self.steps else ""
+
+    @property
+    def last_change(self) -> str:
+        """When the chain's newest fact was written."""
+        return max((step.created_at for step in self.steps), default="")
+
+    @property
+    def flags(self) -> list[str]:
+        """What an operator should notice, in words."""
+        found = [
+            ("fork", any(s.forked for s in self.steps)),
+            ("cycle", bool(self.cycles)),
+            ("gap", any(s.gap_before for s in self.steps)),
+            ("confidence lowered", any(s.confidence_lowered for s in self.steps)),
+            ("no current value", bool(self.steps) and not self.current),
+        ]
+        return [name for name, present in found if present]
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "agent": self.agent,
             "length": len(self.steps),
             "stored_edges": self.stored_edges,
+            "flags": self.flags,
+            "cycles": self.cycles,
             "steps": [asdict(step) for step in self.steps],
         }
 
 
+@dataclass
+class ChainEdges:
+    """Chain edges by (newer, older) pair: SUPERSEDES (reason, temporal_delta) and
+    TRANSITIONED_TO (from_value = the newer value, to_value = the older, turn)."""
+
+    supersedes: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
+    transitions: dict[tuple[str, str], tuple[str, str, int]] = field(default_factory=dict)
+
+    def pairs(self) -> set[tuple[str, str]]:
+        return set(self.supersedes) | set(self.transitions)
+
+    def count(self) -> int:
+        return len(self.supersedes) + len(self.transitions)
+
+
+# -- reading ------------------------------------------------------------------------------
 def _present_rels(graph: GraphStore) -> list[str]:
     tables = set(graph.rel_tables())
     return [rel for rel in _CHAIN_RELS if rel in tables]
@@ -98,32 +175,27 @@ def _facts(graph: GraphStore, agent: str, ids: set[str]) -> list[KnowledgeNode]:
     return [fact_from_row(row) for row in rows]
 
 
-def _edges(
-    graph: GraphStore, ids: set[str], rels: list[str]
-) -> tuple[list[tuple[str, str]], dict[tuple[str, str], tuple[str, str]]]:
-    """SUPERSEDES pairs (newer, older) and TRANSITIONED_TO values by pair."""
-    supersedes: list[tuple[str, str]] = []
-    transitions: dict[tuple[str, str], tuple[str, str]] = {}
-    params = {"ids": sorted(ids)}
+def _edges(graph: GraphStore, rels: list[str], where: str, params: dict[str, Any]) -> ChainEdges:
+    """The chain edges between facts ``a`` (newer) and ``b`` (older) that ``where`` keeps."""
+    edges = ChainEdges()
     if "SUPERSEDES" in rels:
         rows = graph.rows(
-            """MATCH (a:SemanticMemory)-[:SUPERSEDES]->(b:SemanticMemory)
-               WHERE a.memory_id IN $ids AND b.memory_id IN $ids
-               RETURN a.memory_id, b.memory_id""",
+            f"""MATCH (a:SemanticMemory)-[r:SUPERSEDES]->(b:SemanticMemory) WHERE {where}
+                RETURN a.memory_id, b.memory_id, r.reason, r.temporal_delta""",
             params,
         )
-        supersedes = [(row[0], row[1]) for row in rows]
+        edges.supersedes = {(r[0], r[1]): (r[2] or "", r[3] or "") for r in rows}
     if "TRANSITIONED_TO" in rels:
         rows = graph.rows(
-            """MATCH (a:SemanticMemory)-[r:TRANSITIONED_TO]->(b:SemanticMemory)
-               WHERE a.memory_id IN $ids AND b.memory_id IN $ids
-               RETURN a.memory_id, b.memory_id, r.from_value, r.to_value""",
+            f"""MATCH (a:SemanticMemory)-[r:TRANSITIONED_TO]->(b:SemanticMemory) WHERE {where}
+                RETURN a.memory_id, b.memory_id, r.from_value, r.to_value, r.turn""",
             params,
         )
-        transitions = {(r[0], r[1]): (r[2] or "", r[3] or "") for r in rows}
-    return supersedes, transitions
+        edges.transitions = {(r[0], r[1]): (r[2] or "", r[3] or "", r[4] or 0) for r in rows}
+    return edges
 
 
+# -- building the timeline ----------------------------------------------------------------
 def _changed_numbers(content: str, other: str) -> str:
     """Numbers in ``content`` that ``other`` lacks, in the order they appear."""
     theirs = set(NUMBER_PATTERN.findall(other))
@@ -132,12 +204,12 @@ def _changed_numbers(content: str, other: str) -> str:
 
 
 def _pair_values(
-    older: KnowledgeNode, newer: KnowledgeNode, transitions: dict[tuple[str, str], tuple[str, str]]
+    older: KnowledgeNode, newer: KnowledgeNode, edges: ChainEdges
 ) -> tuple[str, str, str]:
-    """(old value, new value, where they came from) for two neighbours in time."""
-    if (newer.node_id, older.node_id) in transitions:
-        new_value, old_value = transitions[(newer.node_id, older.node_id)]
-        return old_value, new_value, "transitioned_to"
+    """(old value, new value, where they came from) for a fact and the one it replaced."""
+    transition = edges.transitions.get((newer.node_id, older.node_id))
+    if transition is not None:
+        return transition[1], transition[0], "transitioned_to"
     return (
         _changed_numbers(older.content, newer.content),
         _changed_numbers(newer.content, older.content),
@@ -145,51 +217,101 @@ def _pair_values(
     )
 
 
-def _order_key(node: KnowledgeNode) -> tuple[int, str]:
-    return temporal_index_of(node.metadata), node.created_at
+def _turns(nodes: dict[str, KnowledgeNode], edges: ChainEdges) -> dict[str, int]:
+    turns = {node_id: temporal_index_of(node.metadata) for node_id, node in nodes.items()}
+    for (newer, _), (_, _, turn) in edges.transitions.items():
+        if newer in turns and not temporal_index_of(nodes[newer].metadata):
+            turns[newer] = max(turns[newer], int(turn))
+    return turns
 
 
-def _build(
-    agent: str, nodes: list[KnowledgeNode], supersedes: list[tuple[str, str]], transitions: dict
-) -> TemporalChain:
-    ordered = sorted(nodes, key=_order_key)
-    position = {node.node_id: i for i, node in enumerate(ordered)}
-    # The nearest newer fact that supersedes each one: the transitive reduction.
-    superseded_by: dict[str, str] = {}
-    for newer, older in supersedes:
-        if newer not in position or older not in position:
-            continue
-        best = superseded_by.get(older)
-        if best is None or position[newer] < position[best]:
-            superseded_by[older] = newer
-    pairs = [_pair_values(a, b, transitions) for a, b in pairwise(ordered)]
+def _confidence_before(node: KnowledgeNode) -> float | None:
+    value = node.metadata.get("confidence_before_supersede")
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value)
+
+
+def _build(agent: str, nodes: list[KnowledgeNode], edges: ChainEdges) -> TemporalChain:
+    """The timeline of one chain's facts from the edges among them."""
+    by_id = {node.node_id: node for node in nodes}
+    turns = _turns(by_id, edges)
+    graph = nx.DiGraph()
+    graph.add_nodes_from(by_id)
+    graph.add_edges_from((a, b) for a, b in edges.pairs() if a in by_id and b in by_id)
+
+    def key(node_id: str) -> tuple[int, str, str]:
+        return turns[node_id], by_id[node_id].created_at, node_id
+
+    cycles: list[list[str]] = []
+    if nx.is_directed_acyclic_graph(graph):
+        order = list(nx.lexicographical_topological_sort(graph.reverse(copy=False), key=key))
+    else:
+        cycles = [_rotated(c) for c in islice(nx.simple_cycles(graph), MAX_CYCLES)]
+        order = sorted(by_id, key=key)
+    position = {node_id: i for i, node_id in enumerate(order)}
+    # Edges that point forward in time close the cycles; the reduction goes without them.
+    dag = nx.DiGraph()
+    dag.add_nodes_from(order)
+    dag.add_edges_from((a, b) for a, b in graph.edges if position[a] > position[b])
+    reduced = nx.transitive_reduction(dag)
+    in_cycle = {node_id for cycle in cycles for node_id in cycle}
     steps = []
-    for i, node in enumerate(ordered):
-        if i > 0:
-            previous, value, source = pairs[i - 1]
-        elif pairs:
-            value, _, source = pairs[0]
-            previous = ""
-        else:
-            previous = value = source = ""
+    for i, node_id in enumerate(order):
+        node = by_id[node_id]
+        older = sorted(reduced.successors(node_id), key=position.__getitem__, reverse=True)
+        newer = sorted(reduced.predecessors(node_id), key=position.__getitem__)
+        # A fact that claims to replace a later one (an edge closing a cycle) still counts.
+        backward = [n for n in graph.predecessors(node_id) if position[n] <= i]
+        newer += sorted(backward, key=position.__getitem__)
+        previous = value = source = reason = delta = ""
+        gap = 0
+        if older:
+            replaced = by_id[older[0]]
+            previous, value, source = _pair_values(replaced, node, edges)
+            reason, delta = edges.supersedes.get((node_id, older[0]), ("", ""))
+            if turns[node_id] > 0 and turns[older[0]] > 0:
+                gap = max(0, turns[node_id] - turns[older[0]] - 1)
+        elif newer:
+            value, _, source = _pair_values(node, by_id[newer[0]], edges)
         steps.append(
             ChainStep(
-                memory_id=node.node_id, concept=node.concept, content=node.content,
+                memory_id=node_id, concept=node.concept, content=node.content,
                 confidence=node.confidence, created_at=node.created_at,
                 temporal_index=temporal_index_of(node.metadata), position=i + 1,
                 value=value, previous_value=previous, value_from=source,
-                current=node.node_id not in superseded_by,
-                superseded_by=superseded_by.get(node.node_id, ""),
+                current=graph.in_degree(node_id) == 0,
+                superseded_by=newer[0] if newer else "", entity=node.entity_name,
+                turn=turns[node_id], reason=reason, temporal_delta=delta,
+                supersedes=tuple(older), superseders=tuple(newer),
+                in_cycle=node_id in in_cycle, gap_before=gap,
+                confidence_before=_confidence_before(node),
             )
         )  # fmt: skip
-    edges = len(supersedes) + len(transitions)
-    return TemporalChain(agent, steps, edges)
+    return TemporalChain(agent, steps, edges.count(), cycles)
 
 
+def _rotated(cycle: list[str]) -> list[str]:
+    """A cycle starting at its smallest id, so the same cycle always reads the same."""
+    start = cycle.index(min(cycle))
+    return cycle[start:] + cycle[:start]
+
+
+def _split(edges: ChainEdges, component_of: dict[str, int]) -> dict[int, ChainEdges]:
+    """The edges of each component, in one pass."""
+    parts: dict[int, ChainEdges] = {}
+    for pair, props in edges.supersedes.items():
+        parts.setdefault(component_of[pair[0]], ChainEdges()).supersedes[pair] = props
+    for pair, values in edges.transitions.items():
+        parts.setdefault(component_of[pair[0]], ChainEdges()).transitions[pair] = values
+    return parts
+
+
+# -- the API ------------------------------------------------------------------------------
 def _chain_of(graph: GraphStore, agent: str, memory_id: str, rels: list[str]) -> TemporalChain:
     ids = _component(graph, agent, memory_id, rels)
-    supersedes, transitions = _edges(graph, ids, rels)
-    return _build(agent, _facts(graph, agent, ids), supersedes, transitions)
+    edges = _edges(graph, rels, "a.memory_id IN $ids AND b.memory_id IN $ids", {"ids": sorted(ids)})
+    return _build(agent, _facts(graph, agent, ids), edges)
 
 
 def fact_chain(graph: GraphStore, agent: str, memory_id: str) -> TemporalChain:
@@ -238,4 +360,33 @@ def entity_chains(graph: GraphStore, agent: str, entity: str) -> list[TemporalCh
         seen.update(step.memory_id for step in chain.steps)
         chains.append(chain)
     chains.sort(key=lambda c: -len(c.steps))
+    return chains
+
+
+def agent_chains(graph: GraphStore, agent: str) -> list[TemporalChain]:
+    """Every chain of the agent (facts joined by at least one edge), longest first,
+    then the most recently changed. Three queries whatever the number of chains:
+    the agent's SUPERSEDES edges, its TRANSITIONED_TO edges, the facts they join."""
+    if not graph.has_table("SemanticMemory"):
+        raise InvalidInputError(
+            "This store holds no SemanticMemory facts, so no temporal chains",
+            hint="Chains live in HierarchicalMemory stores.",
+        )
+    rels = _present_rels(graph)
+    where = "a.agent_id = $agent AND b.agent_id = $agent"
+    edges = _edges(graph, rels, where, {"agent": agent})
+    links = nx.Graph()
+    links.add_edges_from(edges.pairs())
+    if not links:
+        return []
+    by_id = {node.node_id: node for node in _facts(graph, agent, set(links.nodes))}
+    component_of: dict[str, int] = {}
+    members: list[list[KnowledgeNode]] = []
+    for index, component in enumerate(nx.connected_components(links)):
+        component_of.update(dict.fromkeys(component, index))
+        members.append([by_id[i] for i in component if i in by_id])
+    parts = _split(edges, component_of)
+    chains = [_build(agent, members[i], parts[i]) for i in range(len(members)) if members[i]]
+    chains.sort(key=lambda c: (c.last_change, c.concept), reverse=True)
+    chains.sort(key=lambda c: len(c.steps), reverse=True)
     return chains
