@@ -16,6 +16,7 @@ from textual.screen import Screen
 from memexplorer.app_commands import bindings_for, commands_for
 from memexplorer.browsers import BrowserPool
 from memexplorer.screens.error_modal import ErrorModal
+from memexplorer.screens.graph_screen import GraphScreen
 from memexplorer.screens.help_screen import HelpScreen
 from memexplorer.screens.main_screen import MainScreen
 from memexplorer.screens.node_detail_screen import NodeDetailScreen, NodeRef
@@ -87,18 +88,25 @@ class MemExplorerApp(App[None]):
     # -- help and the command palette ------------------------------------------------------
     def action_help(self) -> None:
         screen = self.screen
-        scope = "node" if isinstance(screen, NodeDetailScreen) else "main"
+        scope = _scope(screen)
         self.push_screen(HelpScreen([scope, "app"], getattr(screen, "HELP", "") or ""))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        scope = "node" if isinstance(screen, NodeDetailScreen) else "main"
+        scope = _scope(screen)
         for command in [*commands_for(scope), *commands_for("app")]:
             if not command.palette:
                 continue
             target, _, action = command.action.partition(".")
             owner = self if target == "app" else screen
             yield SystemCommand(command.title, command.help, _runner(owner, action))
+
+
+def _scope(screen: Screen) -> str:
+    """Which commands a screen has (see app_commands)."""
+    if isinstance(screen, NodeDetailScreen):
+        return "node"
+    return "graph" if isinstance(screen, GraphScreen) else "main"
 
 
 def _runner(owner: App[None] | Screen[None], action: str) -> Callable[[], Awaitable[None]]:

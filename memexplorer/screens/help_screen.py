@@ -10,7 +10,8 @@ from textual.widgets import Markdown
 
 from memexplorer.app_commands import commands_for
 
-_SCOPE_TITLES = {"app": "Everywhere", "main": "Stores and tables", "node": "A node"}
+_SCOPE_TITLES = {"app": "Everywhere", "main": "Stores and tables", "node": "A node",
+                 "graph": "The neighbourhood graph"}  # fmt: skip
 
 
 def _keys(text: str) -> str:

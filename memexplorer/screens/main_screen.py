@@ -9,11 +9,13 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Footer, Header
+from textual_fastdatatable import DataTable
 
 from memexplorer.app_commands import bindings_for
 from memexplorer.widgets.node_table import NodeTable, TableSource
 from memexplorer.widgets.stores_tree import StoresTree
 
+from .graph_screen import GraphScreen
 from .node_detail_screen import NodeRef
 from .value_modal import ValueModal
 
@@ -108,6 +110,20 @@ class MainScreen(Screen[None]):
         if value is not None and self.table.source is not None:
             column, data = value
             self.app.push_screen(ValueModal(f"{self.table.source.table.name}.{column}", data))
+
+    def action_graph_row(self) -> None:
+        """The neighbourhood graph of the node row under the table's cursor."""
+        source, page, cell = self.table.source, self.table.page, self.table.cursor_value()
+        if source is None or page is None or cell is None:
+            self.notify("Open a table and put the cursor on a row first", severity="warning")
+            return
+        info = source.table
+        if info.kind != "node" or info.primary_key is None:
+            self.notify(f"{info.name} rows are not nodes with a key", severity="warning")
+            return
+        row = self.table.query_one("#grid", DataTable).cursor_row
+        key = str(page.data.column(info.primary_key)[row].as_py())
+        self.app.push_screen(GraphScreen(NodeRef(source.browser.path, info.name, key)))
 
     def action_cancel(self) -> None:
         if not self.table.cancel():

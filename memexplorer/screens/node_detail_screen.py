@@ -168,5 +168,10 @@ class NodeDetailScreen(Screen[None]):
             ValueModal(f"{self.detail.table}.{name}", self.detail.properties[name])
         )
 
+    def action_graph(self) -> None:
+        from .graph_screen import GraphScreen
+
+        self.app.push_screen(GraphScreen(self.ref))
+
     def action_close(self) -> None:
         self.app.close_nodes()  # type: ignore[attr-defined]
