@@ -59,8 +59,30 @@ def test_demo_writes_a_home_and_reports_it(tmp_path):
     home = tmp_path / "demo" / ".amplihack"
     result = run("demo", "--home", str(home), "--stats")
     assert result.returncode == 0, result.stderr
+    assert "Wrote a demo home" in result.stderr
     stats = json.loads(run("stats", str(home), "--json").stdout)
     agents = {a for s in stats["stores"] for a in s["agents"]}
-    assert agents == {"ops-agent", "research-agent"}
-    ops = next(s for s in stats["stores"] if "ops-agent" in s["agents"])
+    assert agents == {"ops-agent", "research-agent", "support-agent", "reviewer-agent"}
+    assert sorted(s["kind"] for s in stats["stores"]) == [
+        "cognitive", "experience", "experience", "experience", "flat",
+        "hierarchical", "hierarchical", "hierarchical",
+    ]  # fmt: skip
+    ops = next(s for s in stats["stores"] if s["path"].endswith("ops-agent/graph_db"))
     assert ops["agents"]["ops-agent"]["TRANSITIONED_TO"] == 4
+    audit = run("audit", str(home), "--json")
+    assert audit.returncode == 0, audit.stderr
+    kinds = sorted(f["kind"] for f in json.loads(audit.stdout)["findings"])
+    assert kinds == [
+        "aws_key", "db_url", "db_url", "github_token", "openai_key", "openai_key",
+        "slack_token", "ssh_key",
+    ]  # fmt: skip
+
+
+def test_demo_is_written_only_when_missing(tmp_path):
+    home = tmp_path / "demo" / ".amplihack"
+    assert run("demo", "--home", str(home), "--stats").returncode == 0
+    before = {p: p.stat().st_mtime_ns for p in home.rglob("*")}
+    again = run("demo", "--home", str(home), "--stats")
+    assert again.returncode == 0, again.stderr
+    assert "Wrote a demo home" not in again.stderr
+    assert {p: p.stat().st_mtime_ns for p in home.rglob("*")} == before
