@@ -211,3 +211,17 @@ def test_memexplorer_chain_with_transitioned_to(tmp_path):
     ]  # fmt: skip
     assert [s.confidence_lowered for s in chain.steps] == [True, True, True, False]
     assert chain.flags == ["confidence lowered"]
+
+
+def test_edges_win_over_turns(tmp_path):
+    # f-new has the earlier turn but replaces f-old: the timeline follows the edge.
+    facts = [("f-old", "respond in 4 hours", 2), ("f-new", "respond in 2 hours", 1)]
+    supersedes = [
+        {"source_id": "f-new", "target_id": "f-old", "reason": "r", "temporal_delta": "d"}
+    ]
+    _import(tmp_path / "store", _export(facts, supersedes_edges=supersedes))
+    with open_kuzu(tmp_path / "store") as graph:
+        [chain] = agent_chains(graph, "importer")
+    assert [s.memory_id for s in chain.steps] == ["f-old", "f-new"]
+    assert [s.current for s in chain.steps] == [False, True]
+    assert chain.cycles == [] and chain.steps[1].gap_before == 0
