@@ -85,6 +85,10 @@ class GraphStore(Protocol):
 
     def columns(self, table: str) -> list[tuple[str, str]]: ...
 
+    def copy_rows(
+        self, table: str, columns: list[tuple[str, str]], rows: list[dict[str, Any]]
+    ) -> bool: ...
+
     def primary_key(self, table: str) -> str | None: ...
 
     def arrow(self, cypher: str, params: dict[str, Any] | None = None) -> pa.Table: ...
@@ -95,6 +99,12 @@ class GraphStore(Protocol):
 
     def close(self) -> None: ...
 
+
+#: Kuzu column types that bulk inserts pass as Arrow (see KuzuStore.copy_rows).
+_ARROW_TYPES = {
+    "STRING": "string", "DOUBLE": "float64", "FLOAT": "float32", "INT64": "int64",
+    "INT32": "int32", "INT16": "int16", "INT8": "int8", "BOOL": "bool", "BOOLEAN": "bool",
+}  # fmt: skip
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,127}$")
 
@@ -268,6 +278,36 @@ class KuzuStore:
     def columns(self, table: str) -> list[tuple[str, str]]:
         rows = self.rows(f"CALL table_info({literal(table)}) RETURN *")
         return [(row[1], row[2]) for row in rows]
+
+    def copy_rows(
+        self, table: str, columns: list[tuple[str, str]], rows: list[dict[str, Any]]
+    ) -> bool:
+        """Bulk-insert ``rows`` (dicts keyed by the ``columns`` names, in the table's
+        column order; a rel's two endpoint keys first) through an Arrow table.
+
+        Kuzu scans an Arrow table five to ten times faster than a list parameter
+        (COPY of 30k facts: 0.13 s against 0.74 s). Returns False, writing
+        nothing, when a column type has no plain Arrow equivalent.
+        """
+        import pyarrow as pa
+
+        types = [_ARROW_TYPES.get(kind.upper()) for _, kind in columns]
+        if None in types:
+            return False
+        schema = pa.schema([(name, kind) for (name, _), kind in zip(columns, types, strict=True)])
+        memexplorer_copy_rows = pa.Table.from_pylist(rows, schema=schema)  # noqa: F841
+        with self._lock:
+            if self._closed:
+                raise QueryError(f"The store is closed: {self.path}")
+            try:
+                # kuzu finds the Arrow table by its variable name in this frame.
+                self._conn.execute(f"COPY {identifier(table)} FROM memexplorer_copy_rows")
+            except RuntimeError as exc:
+                raise QueryError(
+                    f"Kuzu refused a bulk insert into {table}: {str(exc).splitlines()[0]}",
+                    hint=f"Store: {self.path}",
+                ) from None
+        return True
 
     def primary_key(self, table: str) -> str | None:
         """A node table's primary-key column (rel tables have none)."""
