@@ -95,9 +95,10 @@ class GraphScreen(Screen[None]):
             selected.append(f"{node.hidden:,} more edges of {node.label} (enter: show more)")
         else:
             selected.append(node.table, style=f"bold {table_style(node.table)}")
-            selected.append(f" {node.key}  ", style="dim").append(node.label)
+            selected.append(f" {node.key}  ", style="dim")
             if node.expanded:
-                selected.append(f"  {node.degree:,} edges, {node.hidden:,} not drawn", style="dim")
+                selected.append(f"{node.degree:,} edges, {node.hidden:,} not drawn  ", style="dim")
+            selected.append(node.label)
         for text in (line, selected):
             text.no_wrap, text.overflow = True, "ellipsis"
         self.query_one("#status", Static).update(Text("\n").join([line, selected]))
