@@ -309,6 +309,25 @@ class KuzuStore:
                 ) from None
         return True
 
+    def rows_capped(
+        self, cypher: str, cap: int, *, timeout_ms: int
+    ) -> tuple[list[str], list[list[Any]], bool]:
+        """Column names, at most ``cap`` rows, and whether more were left unread;
+        kuzu stops the query after ``timeout_ms`` (the console's operator text)."""
+        with self._lock:
+            self._conn.set_query_timeout(timeout_ms)
+            try:
+                result = self._run(cypher, None)
+                names = list(result.get_column_names())
+                rows: list[list[Any]] = []
+                while result.has_next() and len(rows) < cap:
+                    rows.append(result.get_next())
+                more = result.has_next()
+                result.close()
+                return names, rows, more
+            finally:
+                self._conn.set_query_timeout(0)
+
     def primary_key(self, table: str) -> str | None:
         """A node table's primary-key column (rel tables have none)."""
         rows = self.rows(f"CALL table_info({literal(table)}) RETURN *")
