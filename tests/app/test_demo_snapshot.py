@@ -6,7 +6,9 @@ carry ids and timestamps that change.
 
 from __future__ import annotations
 
+import fcntl
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,12 +19,16 @@ from memexplorer.engine.demo import write_demo_home
 
 #: The snapshot shows the opened path, so the demo is built at a path that never changes.
 DEMO_ROOT = Path("/tmp/memexplorer-snapshot-demo")
+#: Test runs on one machine share that path: each holds this lock while it uses it.
+LOCK = Path("/tmp/memexplorer-snapshot-demo.lock")
 
 
 @pytest.fixture(scope="module")
-def demo_home() -> Path:
-    shutil.rmtree(DEMO_ROOT, ignore_errors=True)
-    return write_demo_home(DEMO_ROOT / ".amplihack")
+def demo_home() -> Iterator[Path]:
+    with LOCK.open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        shutil.rmtree(DEMO_ROOT, ignore_errors=True)
+        yield write_demo_home(DEMO_ROOT / ".amplihack")
 
 
 def test_main_screen_on_the_demo_home(snap_compare, demo_home):
