@@ -18,8 +18,9 @@ from memexplorer.screens.error_modal import report_failed_worker
 
 _KIND_STYLE = {"hierarchical": "cyan", "cognitive": "magenta", "experience": "yellow",
                "flat": "green"}  # fmt: skip
-_STATE_NOTE = {"locked": "locked by another process", "unsupported": "needs another engine",
-               "error": "cannot be read"}  # fmt: skip
+#: Short, so the tree keeps them whole; choosing the store shows the full story.
+_STATE_NOTE = {"locked": "locked (in use)", "unsupported": "other engine",
+               "error": "unreadable"}  # fmt: skip
 
 
 @dataclass(frozen=True)

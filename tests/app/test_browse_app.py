@@ -149,7 +149,7 @@ async def test_a_locked_store_is_shown_and_explained(home):
             await settle(pilot)
             tree = app.screen.query_one(StoresTree)
             first = tree.root.children[0]
-            assert "locked by another process" in str(first.label)
+            assert "locked (in use)" in str(first.label)
             assert not first.children
             await pilot.press("enter")
             await settle(pilot)
