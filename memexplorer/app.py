@@ -15,6 +15,7 @@ from textual.screen import Screen
 
 from memexplorer.app_commands import bindings_for, commands_for
 from memexplorer.browsers import BrowserPool
+from memexplorer.screens.chain_screen import ChainScreen
 from memexplorer.screens.error_modal import ErrorModal
 from memexplorer.screens.graph_screen import GraphScreen
 from memexplorer.screens.help_screen import HelpScreen
@@ -106,6 +107,8 @@ def _scope(screen: Screen) -> str:
     """Which commands a screen has (see app_commands)."""
     if isinstance(screen, NodeDetailScreen):
         return "node"
+    if isinstance(screen, ChainScreen):
+        return "chain"
     return "graph" if isinstance(screen, GraphScreen) else "main"
 
 

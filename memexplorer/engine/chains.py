@@ -431,7 +431,9 @@ def agent_chains(graph: GraphStore, agent: str) -> list[TemporalChain]:
     """Every chain of the agent (facts joined by at least one edge), longest first,
     then the most recently changed. Three queries whatever the number of chains:
     the agent's SUPERSEDES edges, its TRANSITIONED_TO edges, the facts they join."""
-    if not graph.has_table("SemanticMemory"):
+    if not graph.has_table("SemanticMemory") or "memory_id" not in {
+        name for name, _ in graph.columns("SemanticMemory")
+    }:
         raise InvalidInputError(
             "This store holds no SemanticMemory facts, so no temporal chains",
             hint="Chains live in HierarchicalMemory stores.",

@@ -11,7 +11,8 @@ from textual.widgets import Markdown
 from memexplorer.app_commands import commands_for
 
 _SCOPE_TITLES = {"app": "Everywhere", "main": "Stores and tables", "node": "A node",
-                 "graph": "The neighbourhood graph"}  # fmt: skip
+                 "graph": "The neighbourhood graph",
+                 "chain": "Temporal chains"}  # fmt: skip
 
 
 def _keys(text: str) -> str:

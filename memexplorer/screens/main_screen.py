@@ -13,8 +13,9 @@ from textual_fastdatatable import DataTable
 
 from memexplorer.app_commands import bindings_for
 from memexplorer.widgets.node_table import NodeTable, TableSource
-from memexplorer.widgets.stores_tree import StoresTree
+from memexplorer.widgets.stores_tree import AgentItem, StoreItem, StoresTree, TableItem
 
+from .chain_screen import ChainScreen
 from .graph_screen import GraphScreen
 from .node_detail_screen import NodeRef
 from .value_modal import ValueModal
@@ -124,6 +125,28 @@ class MainScreen(Screen[None]):
         row = self.table.query_one("#grid", DataTable).cursor_row
         key = str(page.data.column(info.primary_key)[row].as_py())
         self.app.push_screen(GraphScreen(NodeRef(source.browser.path, info.name, key)))
+
+    def action_chains(self) -> None:
+        """The temporal chains of the agent under the tree's cursor (when the tree has the
+        keyboard, or no table is open), else of the open table's agent."""
+        tree = self.query_one(StoresTree)
+        item = tree.cursor_node.data if tree.cursor_node is not None else None
+        source = self.table.source
+        if isinstance(item, StoreItem) and len(item.entry.agents) == 1:
+            item = AgentItem(item.entry, next(iter(item.entry.agents)))
+        target = None
+        if isinstance(item, AgentItem | TableItem) and (tree.has_focus or source is None):
+            target = (item.entry, item.agent)
+        elif source is not None:
+            entry = next((e for e in tree.entries if e.path == source.browser.path), None)
+            target = (entry, source.agent) if entry is not None else None
+        if target is None:
+            self.notify("Choose an agent in the stores tree first", severity="warning")
+        elif target[0].kind != "hierarchical":
+            note = f"{target[0].path.name} is a {target[0].kind} store: no temporal chains"
+            self.notify(note, title="No chains here", severity="warning")
+        else:
+            self.app.push_screen(ChainScreen(target[0].path, target[1]))
 
     def action_cancel(self) -> None:
         if not self.table.cancel():

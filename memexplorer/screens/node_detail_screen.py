@@ -173,5 +173,17 @@ class NodeDetailScreen(Screen[None]):
 
         self.app.push_screen(GraphScreen(self.ref))
 
+    def action_chain(self) -> None:
+        """The chains of the fact's agent, this fact's chain chosen."""
+        from .chain_screen import ChainScreen
+
+        detail = self.detail
+        is_fact = detail is not None and detail.table == "SemanticMemory"
+        if detail is None or not is_fact or "agent_id" not in detail.properties:
+            self.notify("Only facts (SemanticMemory nodes) have chains", severity="warning")
+            return
+        agent = str(detail.properties["agent_id"] or "")
+        self.app.push_screen(ChainScreen(self.ref.store, agent, self.ref.key))
+
     def action_close(self) -> None:
         self.app.close_nodes()  # type: ignore[attr-defined]
