@@ -1,0 +1,73 @@
+"""Pilot tests of the query console: run, cap, values, history, stop, writes refused."""
+
+from __future__ import annotations
+
+from conftest import SIZE, settle
+from store_helpers import checksums
+from textual.widgets import TextArea
+
+from memexplorer.app import create_app
+from memexplorer.screens.console_screen import ConsoleScreen
+from memexplorer.screens.error_modal import ErrorModal
+from memexplorer.screens.value_modal import ValueModal
+
+OPS = "hierarchical_memory/ops-agent/kuzu_db"
+
+
+async def _console(pilot) -> ConsoleScreen:
+    await settle(pilot)
+    await pilot.press("colon")  # the tree's cursor is on the first store: ops-agent
+    await settle(pilot)
+    assert isinstance(pilot.app.screen, ConsoleScreen)
+    return pilot.app.screen
+
+
+async def _run(pilot, screen: ConsoleScreen, text: str) -> None:
+    screen.query_one(TextArea).text = text
+    await pilot.press("ctrl+r")
+    await settle(pilot)
+
+
+async def test_run_a_query_and_read_a_value(home):
+    app = create_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _console(pilot)
+        assert screen.store == home / OPS
+        await _run(pilot, screen, "MATCH (n:SemanticMemory) RETURN count(n) AS facts")
+        assert screen.result.data.to_pylist() == [{"facts": 84}]
+        assert str(screen.query_one("#status").render()).startswith("1 row in ")
+        await _run(pilot, screen, "MATCH (n:SemanticMemory) RETURN n.metadata, n.concept")
+        assert screen.result.data.num_rows == 84
+        screen.query_one("#grid").focus()
+        await pilot.press("f4")
+        await settle(pilot)
+        assert isinstance(app.screen, ValueModal) and app.screen.is_json
+        await pilot.press("escape")
+        await settle(pilot)
+        await pilot.press("ctrl+e", "ctrl+up")
+        assert screen.query_one(TextArea).text.startswith("MATCH (n:SemanticMemory) RETURN count")
+        await pilot.press("ctrl+down")
+        assert "n.metadata" in screen.query_one(TextArea).text
+
+
+async def test_writes_are_refused_by_the_store(home):
+    before = checksums(home / OPS)
+    app = create_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _console(pilot)
+        await _run(pilot, screen, "MATCH (n:SemanticMemory) DETACH DELETE n")
+        assert isinstance(app.screen, ErrorModal)
+        assert "read-only" in app.screen.message
+        await pilot.press("escape")
+        await settle(pilot)
+        assert str(screen.query_one("#status").render()) == "failed"
+    assert checksums(home / OPS) == before
+
+
+async def test_escape_closes_when_idle(home):
+    app = create_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await _console(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not isinstance(app.screen, ConsoleScreen)
