@@ -64,7 +64,7 @@ def test_demo_writes_a_home_and_reports_it(tmp_path):
     agents = {a for s in stats["stores"] for a in s["agents"]}
     assert agents == {"ops-agent", "research-agent", "support-agent", "reviewer-agent"}
     assert sorted(s["kind"] for s in stats["stores"]) == [
-        "cognitive", "experience", "experience", "experience", "flat",
+        "cognitive", "experience", "experience", "experience", "flat", "flat",
         "hierarchical", "hierarchical", "hierarchical",
     ]  # fmt: skip
     ops = next(s for s in stats["stores"] if s["path"].endswith("ops-agent/graph_db"))
@@ -73,7 +73,7 @@ def test_demo_writes_a_home_and_reports_it(tmp_path):
     assert audit.returncode == 0, audit.stderr
     kinds = sorted(f["kind"] for f in json.loads(audit.stdout)["findings"])
     assert kinds == [
-        "aws_key", "db_url", "db_url", "github_token", "openai_key", "openai_key",
+        "aws_key", "db_url", "db_url", "db_url", "github_token", "openai_key", "openai_key",
         "slack_token", "ssh_key",
     ]  # fmt: skip
 

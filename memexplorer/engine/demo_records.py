@@ -14,6 +14,7 @@ from pathlib import Path
 
 from .cognitive_memory import CognitiveMemory
 from .experience import Experience, ExperienceType
+from .flat_graph import GraphFlatStore
 from .flat_memory import SqliteFlatStore
 from .flat_model import utc_now
 from .store import ExperienceStore
@@ -191,18 +192,27 @@ _EXPIRED = (
 )  # fmt: skip
 
 
+_GRAPH_TYPES = {"decision": "procedural", "context": "episodic", "pattern": "semantic"}
+
+
 def write_flat_store(home: Path) -> Path:
-    """memory.db: four sessions, four agents, and one expired memory; returns its path."""
-    path = home / "memory.db"
-    with SqliteFlatStore(path, read_only=False) as store:
-        for session, agent, memory_type, title, content, importance in _FLAT:
+    """memory.db and its graph-db twin memory_graph.db: four sessions, four agents and
+    one expired memory each (so both flat backends have something to show, and
+    `memexplorer tree` works on the demo with either); returns memory.db's path."""
+    for store_class, name in ((SqliteFlatStore, "memory.db"), (GraphFlatStore, "memory_graph.db")):
+        # The graph-db schema has one table per memory type (seed 002's graph twin).
+        types = _GRAPH_TYPES if store_class is GraphFlatStore else {}
+        with store_class(home / name, read_only=False) as store:
+            for session, agent, memory_type, title, content, importance in _FLAT:
+                store.store_session_learning(
+                    session, agent, content, title=title,
+                    memory_type=types.get(memory_type, memory_type),
+                    importance=importance, confidence=0.8, tags=[memory_type],
+                )  # fmt: skip
+            session, agent, memory_type, title, content, importance = _EXPIRED
             store.store_session_learning(
-                session, agent, content, title=title, memory_type=memory_type,
-                importance=importance, confidence=0.8, tags=[memory_type],
+                session, agent, content, title=title,
+                memory_type=types.get(memory_type, memory_type),
+                importance=importance, expires_at=utc_now() - timedelta(days=1),
             )  # fmt: skip
-        session, agent, memory_type, title, content, importance = _EXPIRED
-        store.store_session_learning(
-            session, agent, content, title=title, memory_type=memory_type,
-            importance=importance, expires_at=utc_now() - timedelta(days=1),
-        )  # fmt: skip
-    return path
+    return home / "memory.db"

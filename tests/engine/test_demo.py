@@ -42,6 +42,10 @@ EXPECTED_STORES = {
     "memory.db": ("flat", "sqlite", {
         "ops-agent": {"memory_entries": 3}, "research-agent": {"memory_entries": 2},
         "reviewer-agent": {"memory_entries": 1}, "support-agent": {"memory_entries": 3}}),
+    "memory_graph.db": ("flat", "kuzu", {
+        "ops-agent": {"ProceduralMemory": 1, "SemanticMemory": 2},
+        "research-agent": {"SemanticMemory": 2}, "reviewer-agent": {"SemanticMemory": 1},
+        "support-agent": {"EpisodicMemory": 1, "SemanticMemory": 2}}),
     "memory/ops-agent/experiences.db": ("experience", "sqlite", {
         "ops-agent": {"experiences": 6}}),
     "memory/research-agent/kuzu_db": ("experience", "kuzu", {"research-agent": {
@@ -60,6 +64,7 @@ PLANTED = {
     ("hierarchical_memory/support-agent/kuzu_db", "support-agent", "EpisodicMemory", "content",
      "openai_key"),
     ("memory.db", "ops-agent", "memory_entries", "content", "db_url"),
+    ("memory_graph.db", "ops-agent", "SemanticMemory", "content", "db_url"),
     ("memory/ops-agent/experiences.db", "ops-agent", "experiences", "outcome", "openai_key"),
     ("memory/research-agent/kuzu_db", "research-agent", "Experience", "outcome", "slack_token"),
 }  # fmt: skip
