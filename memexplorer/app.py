@@ -15,12 +15,14 @@ from textual.screen import Screen
 
 from memexplorer.app_commands import bindings_for, commands_for
 from memexplorer.browsers import BrowserPool
+from memexplorer.memories import MemoryPool
 from memexplorer.screens.chain_screen import ChainScreen
 from memexplorer.screens.error_modal import ErrorModal
 from memexplorer.screens.graph_screen import GraphScreen
 from memexplorer.screens.help_screen import HelpScreen
 from memexplorer.screens.main_screen import MainScreen
 from memexplorer.screens.node_detail_screen import NodeDetailScreen, NodeRef
+from memexplorer.screens.query_screen import QueryScreen
 
 __all__ = ["MemExplorerApp", "create_app"]
 
@@ -36,6 +38,7 @@ class MemExplorerApp(App[None]):
         self.root = root
         self.page_size = page_size
         self.browsers = BrowserPool()
+        self.memories = MemoryPool(self.browsers)
         self.history: list[NodeRef] = []
         self.position = -1
 
@@ -109,7 +112,9 @@ def _scope(screen: Screen) -> str:
         return "node"
     if isinstance(screen, ChainScreen):
         return "chain"
-    return "graph" if isinstance(screen, GraphScreen) else "main"
+    if isinstance(screen, GraphScreen):
+        return "graph"
+    return "query" if isinstance(screen, QueryScreen) else "main"
 
 
 def _runner(owner: App[None] | Screen[None], action: str) -> Callable[[], Awaitable[None]]:

@@ -11,13 +11,14 @@ from textual.widgets import Markdown
 from memexplorer.app_commands import commands_for
 
 _SCOPE_TITLES = {"app": "Everywhere", "main": "Stores and tables", "node": "A node",
-                 "graph": "The neighbourhood graph",
+                 "query": "The query box", "graph": "The neighbourhood graph",
                  "chain": "Temporal chains"}  # fmt: skip
 
 
 def _keys(text: str) -> str:
     names = {"slash": "/", "question_mark": "?", "escape": "esc", "pagedown": "PgDn",
-             "pageup": "PgUp"}  # fmt: skip
+             "pageup": "PgUp", "plus": "+", "minus": "-", "left_square_bracket": "[",
+             "right_square_bracket": "]"}  # fmt: skip
     return " or ".join(names.get(k, k) for k in text.split(","))
 
 

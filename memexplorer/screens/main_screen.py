@@ -18,6 +18,7 @@ from memexplorer.widgets.stores_tree import AgentItem, StoreItem, StoresTree, Ta
 from .chain_screen import ChainScreen
 from .graph_screen import GraphScreen
 from .node_detail_screen import NodeRef
+from .query_screen import QueryScreen
 from .value_modal import ValueModal
 
 
@@ -125,6 +126,32 @@ class MainScreen(Screen[None]):
         row = self.table.query_one("#grid", DataTable).cursor_row
         key = str(page.data.column(info.primary_key)[row].as_py())
         self.app.push_screen(GraphScreen(NodeRef(source.browser.path, info.name, key)))
+
+    def action_query(self) -> None:
+        """The query box for the agent under the tree's cursor (when the tree has the
+        keyboard, or no table is open), else for the open table's agent."""
+        tree = self.query_one(StoresTree)
+        item = tree.cursor_node.data if tree.cursor_node is not None else None
+        source = self.table.source
+        if source is not None and not tree.has_focus:
+            entry = next((e for e in tree.entries if e.path == source.browser.path), None)
+            target = (entry, source.agent) if entry is not None else None
+        elif isinstance(item, AgentItem | TableItem):
+            target = (item.entry, item.agent)
+        elif isinstance(item, StoreItem) and len(item.entry.agents) == 1:
+            target = (item.entry, next(iter(item.entry.agents)))
+        else:
+            target = None
+        if target is None:
+            self.notify("Choose an agent in the stores tree first", severity="warning")
+        elif target[0].kind != "hierarchical":
+            self.notify(
+                f"{target[0].path.name} is a {target[0].kind} store: only hierarchical "
+                "stores (hierarchical_memory/…) have retrieve_subgraph",
+                title="No retrieval here", severity="warning",
+            )  # fmt: skip
+        else:
+            self.app.push_screen(QueryScreen(target[0].path, target[1]))
 
     def action_chains(self) -> None:
         """The temporal chains of the agent under the tree's cursor (when the tree has the

@@ -1,0 +1,106 @@
+"""The query box's history: past queries, kept across restarts.
+
+One JSON object a line in ``$XDG_DATA_HOME/memexplorer/query_history.jsonl``
+(``~/.local/share/memexplorer/`` without XDG_DATA_HOME). A line holds the query
+text, the agent and the store path, nothing else: no results, no node content,
+since stores may hold secrets. The file is private (0o600, its folder 0o700), at
+most :data:`HISTORY_LIMIT` lines, and rewritten whole through a temporary file, so
+a crash leaves the old history or the new one, never half of it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from memexplorer.engine.exceptions import MemoryError
+
+__all__ = ["HISTORY_LIMIT", "HistoryEntry", "HistoryError", "QueryHistory", "data_folder"]
+
+#: The newest queries kept; older ones are dropped when a new one is added.
+HISTORY_LIMIT = 500
+FILE_NAME = "query_history.jsonl"
+
+
+class HistoryError(MemoryError):
+    title = "Query history unavailable"
+    hint = "Check that the folder is yours and writable, or set XDG_DATA_HOME elsewhere."
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    query: str
+    agent: str
+    store: str
+
+
+def data_folder() -> Path:
+    """memexplorer's user data folder, per the XDG base directory spec."""
+    base = os.environ.get("XDG_DATA_HOME", "")
+    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".local" / "share"
+    return root / "memexplorer"
+
+
+def _parse(line: str) -> HistoryEntry | None:
+    try:
+        data = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    fields = [data.get(key) for key in ("query", "agent", "store")]
+    if not all(isinstance(value, str) for value in fields) or not str(fields[0]).strip():
+        return None
+    return HistoryEntry(*fields)  # type: ignore[arg-type]
+
+
+class QueryHistory:
+    """Past queries, oldest first; a repeated query moves to the end."""
+
+    def __init__(self, path: Path | None = None, limit: int = HISTORY_LIMIT) -> None:
+        self.path = path or data_folder() / FILE_NAME
+        self.limit = limit
+
+    def load(self) -> list[HistoryEntry]:
+        """Every readable entry (unreadable lines are skipped; no file is no history)."""
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return []
+        except OSError as exc:
+            raise HistoryError(f"Cannot read {self.path}: {exc.strerror}") from None
+        entries = (_parse(line) for line in text.splitlines() if line.strip())
+        return [entry for entry in entries if entry is not None][-self.limit :]
+
+    def add(self, entry: HistoryEntry) -> list[HistoryEntry]:
+        """Record a query and return the history with it."""
+        entries = [e for e in self.load() if e != entry] + [entry]
+        entries = entries[-self.limit :]
+        self._write(entries)
+        return entries
+
+    def _write(self, entries: list[HistoryEntry]) -> None:
+        folder = self.path.parent
+        try:
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            handle, temporary = tempfile.mkstemp(prefix=".history-", dir=folder)
+            try:
+                with os.fdopen(handle, "w", encoding="utf-8") as out:
+                    for entry in entries:
+                        out.write(json.dumps(asdict(entry), ensure_ascii=False) + "\n")
+                os.chmod(temporary, 0o600)
+                os.replace(temporary, self.path)
+            except BaseException:
+                Path(temporary).unlink(missing_ok=True)
+                raise
+        except OSError as exc:
+            raise HistoryError(f"Cannot write {self.path}: {exc.strerror or exc}") from None
+
+    @staticmethod
+    def matching(entries: list[HistoryEntry], text: str) -> list[HistoryEntry]:
+        """Newest first, those whose query contains every word of ``text`` (any case)."""
+        words = text.lower().split()
+        return [e for e in reversed(entries) if all(w in e.query.lower() for w in words)]

@@ -1,0 +1,263 @@
+"""The query box: what one agent's retrieval returns for a text, and why.
+
+It runs the engine's own ``retrieve_subgraph`` (through the app's MemoryPool, on
+the store the browsers already hold open), so the operator sees exactly what the
+agent would be shown: the facts, why each was chosen, the edges among them and
+the ``to_llm_context()`` text.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Input, Static, Tree
+from textual.worker import Worker
+
+from memexplorer.app_commands import bindings_for
+from memexplorer.engine.knowledge import KnowledgeSubgraph
+from memexplorer.query_history import HistoryEntry, QueryHistory
+from memexplorer.widgets.context_pane import ContextPane
+from memexplorer.widgets.history_list import HistoryList
+from memexplorer.widgets.query_results import QueryResults
+
+from .error_modal import report_failed_worker
+from .node_detail_screen import NodeRef
+
+#: The max_nodes values ``+`` and ``-`` step through (20 is the library's default).
+MAX_NODES_STEPS = (1, 5, 10, 20, 30, 50, 100, 200)
+THRESHOLD_STEP = 0.05
+#: One writer of the history file at a time in this process.
+_HISTORY_LOCK = threading.Lock()
+
+
+@dataclass(frozen=True)
+class Request:
+    """One retrieval: the text and the knobs it ran with."""
+
+    text: str
+    max_nodes: int
+    threshold: float
+
+
+class QueryScreen(Screen[None]):
+    """Run an agent's retrieval on a text and see what it returns, and why."""
+
+    HELP = (
+        "Type a query and press **enter**: the agent's `retrieve_subgraph` runs on it, "
+        "read-only. Each fact shows why it was returned (keyword terms, entity, a "
+        "SIMILAR_TO hop with its weight, or the temporal chain it belongs to), its chain "
+        "position and whether it was superseded; then the edges among the facts. Below is "
+        "the `to_llm_context()` text an LLM would get. History (left) is kept across "
+        "restarts and narrows as you type. **tab** leaves the query box: the letter keys "
+        "below work outside it."
+    )
+    BINDINGS = bindings_for("query")
+    DEFAULT_CSS = """
+    QueryScreen #bar { height: 3; }
+    QueryScreen #query { width: 1fr; }
+    QueryScreen #settings { width: auto; padding: 1 1 0 1; color: $text-muted; }
+    QueryScreen #answer { width: 1fr; }
+    QueryScreen QueryResults { height: 3fr; }
+    """
+
+    @dataclass
+    class Answered(Message):
+        request: Request
+        subgraph: KnowledgeSubgraph
+        contexts: tuple[str, str]
+
+    @dataclass
+    class HistoryLoaded(Message):
+        entries: list[HistoryEntry]
+
+    def __init__(self, store: Path, agent: str, history: QueryHistory | None = None) -> None:
+        super().__init__()
+        self.store = store
+        self.agent = agent
+        self.history = history or QueryHistory()
+        self.max_nodes = 20
+        self.threshold = 0.3
+        self.chronological = False
+        self.request: Request | None = None
+        self.answer: QueryScreen.Answered | None = None
+        self._unsaved: HistoryEntry | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="bar"):
+            yield Input(placeholder=f"ask {self.agent}'s memory…", id="query")
+            yield Static(id="settings")
+        with Horizontal():
+            yield HistoryList(self.agent, str(self.store), id="history")
+            with Vertical(id="answer"):
+                yield QueryResults(id="results")
+                yield ContextPane(id="context")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = f"{self.agent} · {self.store} · read-only"
+        self._show_settings()
+        self.query_one("#query", Input).focus()
+        self.load_history()
+
+    @property
+    def results(self) -> QueryResults:
+        return self.query_one(QueryResults)
+
+    @property
+    def context(self) -> ContextPane:
+        return self.query_one(ContextPane)
+
+    def _show_settings(self) -> None:
+        order = "chronological" if self.chronological else "by confidence"
+        self.query_one("#settings", Static).update(
+            Text(f"max {self.max_nodes} nodes · similarity ≥ {self.threshold:.2f} · {order}")
+        )
+
+    # -- retrieval ------------------------------------------------------------------------
+    def run_query(self, text: str) -> None:
+        """Retrieve for ``text`` with the current knobs (and record it in the history)."""
+        if not text.strip():
+            return
+        self.request = Request(text.strip(), self.max_nodes, self.threshold)
+        # A title, not the animated loading indicator: its frames would take the GIL
+        # from the worker (kuzu hands rows to Python one call at a time).
+        self.results.border_title = f"searching for {self.request.text!r}…"
+        self.retrieve(self.request)
+
+    @work(thread=True, exclusive=True, group="query", exit_on_error=False)
+    def retrieve(self, request: Request) -> None:
+        memory = self.app.memories.get(self.store, self.agent)  # type: ignore[attr-defined]
+        subgraph = memory.retrieve_subgraph(
+            request.text, max_nodes=request.max_nodes, similarity_threshold=request.threshold
+        )
+        contexts = (subgraph.to_llm_context(), subgraph.to_llm_context(chronological=True))
+        self.post_message(self.Answered(request, subgraph, contexts))
+
+    def on_query_screen_answered(self, message: Answered) -> None:
+        if message.request != self.request:
+            return
+        self.answer = message
+        graph = message.subgraph
+        self.results.show(graph, f"{len(graph.nodes)} facts · {len(graph.edges)} edges")
+        self._show_context()
+        self.results.focus()
+        if self._unsaved is not None:
+            # Saved once the answer is shown, so the file work never slows the query.
+            self.save_history(self._unsaved)
+            self._unsaved = None
+
+    def _show_context(self) -> None:
+        if self.answer is not None:
+            self.context.show(self.answer.contexts[self.chronological], self.chronological)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if report_failed_worker(event) and event.worker.group == "query":
+            self.results.border_title = "the query failed"
+
+    # -- history --------------------------------------------------------------------------
+    @work(thread=True, exclusive=True, group="history", exit_on_error=False)
+    def load_history(self) -> None:
+        self.post_message(self.HistoryLoaded(self.history.load()))
+
+    @work(thread=True, group="history-save", exit_on_error=False)
+    def save_history(self, entry: HistoryEntry) -> None:
+        with _HISTORY_LOCK:
+            self.post_message(self.HistoryLoaded(self.history.add(entry)))
+
+    def on_query_screen_history_loaded(self, message: HistoryLoaded) -> None:
+        self.query_one(HistoryList).set_entries(message.entries)
+
+    @on(Input.Changed, "#query")
+    def narrow_history(self, event: Input.Changed) -> None:
+        self.query_one(HistoryList).narrow(event.value)
+
+    @on(Input.Submitted, "#query")
+    def submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        if text:
+            self.run_query(text)
+            self._unsaved = HistoryEntry(text, self.agent, str(self.store))
+
+    @on(HistoryList.Chosen)
+    def rerun(self, message: HistoryList.Chosen) -> None:
+        query = self.query_one("#query", Input)
+        query.value = message.entry.query
+        self.run_query(message.entry.query)
+        self._unsaved = message.entry
+
+    # -- opening a fact ---------------------------------------------------------------------
+    @on(Tree.NodeSelected, "#results")
+    def selected(self, event: Tree.NodeSelected[str | None]) -> None:
+        self._open(event.node.data)
+
+    def _open(self, node_id: str | None) -> None:
+        if node_id:
+            self.app.open_node(NodeRef(self.store, "SemanticMemory", node_id))  # type: ignore[attr-defined]
+
+    # -- commands -------------------------------------------------------------------------
+    def action_open_result(self) -> None:
+        self._open(self.results.cursor_id())
+
+    def action_focus_query(self) -> None:
+        self.query_one("#query", Input).focus()
+
+    def action_focus_history(self) -> None:
+        self.query_one(HistoryList).focus()
+
+    def action_focus_results(self) -> None:
+        self.results.focus()
+
+    def action_focus_context(self) -> None:
+        self.context.focus()
+
+    def action_toggle_order(self) -> None:
+        self.chronological = not self.chronological
+        self._show_settings()
+        self._show_context()
+
+    def action_copy_context(self) -> None:
+        if self.answer is None:
+            self.notify("Nothing to copy yet: run a query first", severity="warning")
+            return
+        self.app.copy_to_clipboard(self.context.text)
+        self.notify("Copied the LLM context to the clipboard")
+
+    def action_more_nodes(self) -> None:
+        self._set_max_nodes(1)
+
+    def action_fewer_nodes(self) -> None:
+        self._set_max_nodes(-1)
+
+    def _set_max_nodes(self, step: int) -> None:
+        below = [n for n in MAX_NODES_STEPS if n < self.max_nodes]
+        above = [n for n in MAX_NODES_STEPS if n > self.max_nodes]
+        if step > 0 and above:
+            self.max_nodes = above[0]
+        elif step < 0 and below:
+            self.max_nodes = below[-1]
+        self._rerun()
+
+    def action_raise_threshold(self) -> None:
+        self.threshold = min(1.0, round(self.threshold + THRESHOLD_STEP, 2))
+        self._rerun()
+
+    def action_lower_threshold(self) -> None:
+        self.threshold = max(0.0, round(self.threshold - THRESHOLD_STEP, 2))
+        self._rerun()
+
+    def _rerun(self) -> None:
+        self._show_settings()
+        if self.request is not None:
+            self.run_query(self.request.text)
+
+    def action_close(self) -> None:
+        self.dismiss()
