@@ -1,0 +1,171 @@
+"""The backups clean and redaction wrote under a home, and restoring any of them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, DataTable, Footer, Header, Static
+from textual.worker import Worker
+
+from memexplorer.app_commands import bindings_for
+from memexplorer.engine.backups import BackupRecord, RestoreResult, list_backups, restore_backup
+
+from .error_modal import report_failed_worker
+
+
+class ConfirmRestore(ModalScreen[bool]):
+    """Ask before writing a backup's rows back."""
+
+    DEFAULT_CSS = """
+    ConfirmRestore { align: center middle; }
+    ConfirmRestore > Vertical {
+        width: 80; height: auto; border: thick $warning; background: $surface; padding: 1 2;
+    }
+    ConfirmRestore Horizontal { height: 3; margin-top: 1; align-horizontal: right; }
+    ConfirmRestore Button { margin-left: 2; }
+    """
+    BINDINGS = [
+        Binding("y", "answer(True)", "Restore", id="restore.yes"),
+        Binding("escape,n", "answer(False)", "Cancel", id="restore.no"),
+    ]
+
+    def __init__(self, record: BackupRecord) -> None:
+        super().__init__()
+        self.record = record
+
+    def compose(self) -> ComposeResult:
+        record = self.record
+        note = "\n\nIt was restored before: rows already there are left as they are." \
+            if record.restored else ""  # fmt: skip
+        with Vertical():
+            yield Static(
+                f"Write {sum(record.counts.values()):,} saved rows ({record.action} of "
+                f"{record.created_at:%Y-%m-%d %H:%M} UTC) back into {record.store}?{note}",
+                markup=False,
+            )
+            with Horizontal():
+                yield Button("Restore (y)", variant="warning", id="yes")
+                yield Button("Cancel (esc)", id="no")
+
+    def action_answer(self, answer: bool) -> None:
+        self.dismiss(answer)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+
+class BackupsScreen(Screen[None]):
+    """Every backup under the home, oldest first; restore any of them."""
+
+    HELP = (
+        "The backups written before every clean (and redaction), oldest first: when, what "
+        "action, which store, the rows saved per table and whether they were restored. "
+        "**enter** (or **r**) restores the one under the cursor after a confirm; rows that "
+        "exist again are left as they are."
+    )
+    COMMAND_SCOPE = "backups"
+    BINDINGS = bindings_for("backups")
+    DEFAULT_CSS = """
+    BackupsScreen #where { height: 1; padding: 0 1; background: $boost; }
+    BackupsScreen #list { height: 1fr; }
+    """
+
+    @dataclass
+    class Listed(Message):
+        records: list[BackupRecord]
+
+    @dataclass
+    class Restored(Message):
+        result: RestoreResult
+
+    def __init__(self, home: Path) -> None:
+        super().__init__()
+        self.home = home
+        self.records: list[BackupRecord] = []
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical():
+            yield Static(f"Backups in {self.home / 'backups'}", id="where", markup=False)
+            yield DataTable(id="list", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = "backups"
+        table = self.query_one("#list", DataTable)
+        table.add_columns("when (UTC)", "action", "kind", "store", "agents", "rows", "restored")
+        table.focus()
+        self.load()
+
+    @work(thread=True, exclusive=True, group="backups", exit_on_error=False)
+    def load(self) -> None:
+        self.post_message(self.Listed(list_backups(self.home)))
+
+    def on_backups_screen_listed(self, message: Listed) -> None:
+        self.records = message.records
+        table = self.query_one("#list", DataTable)
+        row = table.cursor_row
+        table.clear()
+        for record in self.records:
+            counts = ", ".join(f"{name} {count:,}" for name, count in record.counts.items())
+            table.add_row(
+                f"{record.created_at:%Y-%m-%d %H:%M:%S}",
+                record.action,
+                record.kind,
+                _short(record.store),
+                ", ".join(record.agents) or "—",
+                counts or "0",
+                f"yes {record.restored_at[:19]}" if record.restored_at else "no",
+            )
+        if self.records:
+            table.move_cursor(row=min(row, len(self.records) - 1))
+        where = self.query_one("#where", Static)
+        where.update(f"{len(self.records):,} backups in {self.home / 'backups'}")
+
+    # -- commands ------------------------------------------------------------------------
+    def action_restore(self) -> None:
+        table = self.query_one("#list", DataTable)
+        if not self.records:
+            self.notify("There are no backups to restore", severity="warning")
+            return
+        record = self.records[table.cursor_row]
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.app.browsers.forget(record.store)  # type: ignore[attr-defined]
+                self.restore(record.path)
+
+        self.app.push_screen(ConfirmRestore(record), answered)
+
+    @on(DataTable.RowSelected, "#list")
+    def row_selected(self) -> None:
+        self.action_restore()
+
+    @work(thread=True, exclusive=True, group="restore", exit_on_error=False)
+    def restore(self, backup: Path) -> None:
+        self.post_message(self.Restored(restore_backup(backup)))
+
+    def on_backups_screen_restored(self, message: Restored) -> None:
+        result = message.result
+        there = f", {result.already_there:,} already there" if result.already_there else ""
+        self.notify(f"Restored {result.restored:,} rows into {result.store}{there}",
+                    title="Restored")  # fmt: skip
+        self.load()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        report_failed_worker(event)
+
+
+def _short(path: Path) -> str:
+    """The store's last three parts: enough to tell agents' stores apart."""
+    return "/".join(path.parts[-3:])
