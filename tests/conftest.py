@@ -38,3 +38,11 @@ def manifest() -> dict:
 @pytest.fixture(scope="session")
 def expected_retrieval() -> dict:
     return json.loads((FIXTURES / "expected_retrieval.json").read_text())
+
+
+@pytest.fixture(autouse=True)
+def _no_user_settings(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """No test reads the operator's own settings file (see memexplorer.config)."""
+    folder = tmp_path / "xdg-config"
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(folder))
+    return folder
