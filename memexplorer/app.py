@@ -108,6 +108,9 @@ class MemExplorerApp(App[None]):
 
 def _scope(screen: Screen) -> str:
     """Which commands a screen has (see app_commands)."""
+    declared = getattr(screen, "COMMAND_SCOPE", None)
+    if declared:
+        return str(declared)
     if isinstance(screen, NodeDetailScreen):
         return "node"
     if isinstance(screen, ChainScreen):

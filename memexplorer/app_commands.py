@@ -24,9 +24,13 @@ class AppCommand:
     scope: str
     footer: bool = True
     palette: bool = True
+    #: Before the focused widget's own keys (an editor would take ctrl+up itself).
+    priority: bool = False
 
     def binding(self) -> Binding:
-        return Binding(self.key, self.action, self.title, show=self.footer, id=self.id)
+        return Binding(
+            self.key, self.action, self.title, show=self.footer, id=self.id, priority=self.priority
+        )
 
 
 COMMANDS: tuple[AppCommand, ...] = (
@@ -118,6 +122,24 @@ COMMANDS: tuple[AppCommand, ...] = (
                "Move to the list of chains", "chain", footer=False),
     AppCommand("focus_timeline", "t", "screen.focus_timeline", "Timeline",
                "Move to the timeline of the chosen chain", "chain", footer=False),
+    # The raw query console.
+    AppCommand("console", "colon", "screen.console", "Console",
+               "Run your own Cypher (or SQL) against the store under the cursor, read-only",
+               "main"),
+    AppCommand("console_run", "ctrl+r,f5", "screen.run", "Run", "Run the query", "console",
+               priority=True),
+    AppCommand("console_stop", "escape", "screen.stop", "Stop / close",
+               "Stop the running query; with none running, close the console", "console"),
+    AppCommand("console_previous", "ctrl+up", "screen.previous_query", "Previous query",
+               "Put the previous query of this session in the editor", "console",
+               footer=False, priority=True),
+    AppCommand("console_next", "ctrl+down", "screen.next_query", "Next query",
+               "Put the next query of this session in the editor", "console", footer=False,
+               priority=True),
+    AppCommand("console_value", "f4", "screen.view_cell", "Value",
+               "Show the whole value of the result cell under the cursor", "console"),
+    AppCommand("console_editor", "ctrl+e", "screen.focus_editor", "Editor",
+               "Move to the query editor", "console", footer=False),
 )  # fmt: skip
 
 

@@ -12,7 +12,7 @@ from memexplorer.app_commands import commands_for
 
 _SCOPE_TITLES = {"app": "Everywhere", "main": "Stores and tables", "node": "A node",
                  "query": "The query box", "graph": "The neighbourhood graph",
-                 "chain": "Temporal chains"}  # fmt: skip
+                 "chain": "Temporal chains", "console": "The query console"}  # fmt: skip
 
 
 def _keys(text: str) -> str:

@@ -16,6 +16,7 @@ from memexplorer.widgets.node_table import NodeTable, TableSource
 from memexplorer.widgets.stores_tree import AgentItem, StoreItem, StoresTree, TableItem
 
 from .chain_screen import ChainScreen
+from .console_screen import ConsoleScreen
 from .graph_screen import GraphScreen
 from .node_detail_screen import NodeRef
 from .query_screen import QueryScreen
@@ -174,6 +175,21 @@ class MainScreen(Screen[None]):
             self.notify(note, title="No chains here", severity="warning")
         else:
             self.app.push_screen(ChainScreen(target[0].path, target[1]))
+
+    def action_console(self) -> None:
+        """The query console on the store under the tree's cursor, else the open table's."""
+        tree = self.query_one(StoresTree)
+        item = tree.cursor_node.data if tree.cursor_node is not None else None
+        entry = getattr(item, "entry", None)
+        if self.table.source is not None and (entry is None or not tree.has_focus):
+            path = self.table.source.browser.path
+            entry = next((e for e in tree.entries if e.path == path), entry)
+        if entry is None:
+            self.notify("Choose a store in the stores tree first", severity="warning")
+        elif entry.state != "ok":
+            self.app.show_error(entry.error)  # type: ignore[attr-defined]
+        else:
+            self.app.push_screen(ConsoleScreen(entry.path, entry.format.engine))
 
     def action_cancel(self) -> None:
         if not self.table.cancel():

@@ -121,7 +121,9 @@ class NodeDetailScreen(Screen[None]):
         title.append(f"  {detail.label}", style="bold")
         title.append(f"  {detail.key}", style="dim")
         self.query_one("#title", Static).update(title)
-        self.query_one("#flags", Static).update("\n".join(f"⚠ {f}" for f in detail.flags))
+        flags = self.query_one("#flags", Static)
+        flags.update("\n".join(f"⚠ {f}" for f in detail.flags))
+        flags.display = bool(detail.flags)
         table = self.query_one("#properties", DataTable)
         table.clear()
         for name, value in detail.properties.items():
