@@ -22,12 +22,15 @@ from memexplorer.engine.browse import PageQuery
 from memexplorer.engine.catalog import StoreEntry
 from memexplorer.engine.clean import CleanResult, clean_target
 from memexplorer.engine.clean_selection import Selection
+from memexplorer.engine.transfer import ExportResult, ImportResult
 from memexplorer.widgets.node_table import NodeTable, TableSource
 from memexplorer.widgets.stores_tree import AgentItem, StoreItem, StoresTree, TableItem
 
 from .backups_screen import BackupsScreen
 from .clean_modal import CleanModal
 from .error_modal import report_failed_worker
+from .export_modal import ExportModal, export_summary
+from .import_modal import ImportModal, import_summary
 
 #: How long the "Undo" of a clean is offered (the notification's lifetime), seconds.
 UNDO_SECONDS = 20.0
@@ -220,6 +223,49 @@ class OperatorActions(Screen[None]):
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         report_failed_worker(event)
+
+    # -- export and import --------------------------------------------------------------
+    def _agent_target(self, what: str) -> tuple[StoreEntry, str] | None:
+        """The hierarchical agent under the tree's cursor (when the tree has the keyboard
+        or no table is open), else the open table's agent."""
+        tree = self.query_one(StoresTree)
+        item = tree.cursor_node.data if tree.cursor_node is not None else None
+        source = self.query_one(NodeTable).source
+        if isinstance(item, StoreItem) and len(item.entry.agents) == 1:
+            item = AgentItem(item.entry, next(iter(item.entry.agents)))
+        target = None
+        if isinstance(item, AgentItem | TableItem) and (tree.has_focus or source is None):
+            target = (item.entry, item.agent)
+        elif source is not None:
+            entry = self._entry_for(source.browser.path)
+            target = (entry, source.agent) if entry is not None else None
+        if target is None:
+            self.notify("Choose an agent in the stores tree first", severity="warning")
+            return None
+        if target[0].kind != "hierarchical":
+            self.notify(f"{target[0].path.name} is a {target[0].kind} store: {what} works on "
+                        "hierarchical agent stores", severity="warning")  # fmt: skip
+            return None
+        return target
+
+    def action_export(self) -> None:
+        target = self._agent_target("export")
+        if target is not None:
+            self.app.push_screen(ExportModal(target[1], target[0].path), self._exported)
+
+    def _exported(self, result: ExportResult | None) -> None:
+        if result is not None:
+            self.notify(export_summary(result), title=f"Exported {result.agent}")
+
+    def action_import_file(self) -> None:
+        target = self._agent_target("import")
+        if target is not None:
+            self.app.push_screen(ImportModal(target[1], target[0].path), self._imported)
+
+    def _imported(self, result: ImportResult | None) -> None:
+        if result is not None:
+            self.reload_after_write()
+            self.notify(import_summary(result), title=f"Imported into {result.agent}")
 
     # -- after a write -------------------------------------------------------------------
     def reload_after_write(self) -> None:

@@ -1,0 +1,134 @@
+"""Export one agent's memory to a file: transfer-format JSON 1.1, or a raw copy of the
+store. The file is written whole or not at all; the store is only read."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, RadioButton, RadioSet, Static
+from textual.worker import Worker
+
+from memexplorer.app_commands import bindings_for
+from memexplorer.engine.transfer import ExportResult, export_agent_store
+
+from .error_modal import report_failed_worker
+
+_SUFFIX = {"json": ".json", "raw-db": ".db"}
+
+
+def default_output(agent: str, fmt: str = "json", today: date | None = None) -> str:
+    """``~/memexplorer-exports/<agent>-<date>.json`` (``.db`` for a raw copy)."""
+    day = (today or date.today()).isoformat()
+    return f"~/memexplorer-exports/{agent}-{day}{_SUFFIX[fmt]}"
+
+
+class ExportModal(ModalScreen[ExportResult | None]):
+    """Choose the format and the file, then export in a worker."""
+
+    HELP = (
+        "Write the agent's memory to a file: **json** is the transfer format 1.1 (every "
+        "node and edge, readable by `memexplorer import` and the reference library), "
+        "**raw-db** a copy of the whole store file. **ctrl+s** (or the Export button, or "
+        "enter in the path) starts; **escape** closes without writing. The file is written "
+        "whole or not at all."
+    )
+    COMMAND_SCOPE = "export"
+    BINDINGS = bindings_for("export")
+    DEFAULT_CSS = """
+    ExportModal { align: center middle; }
+    ExportModal > Vertical {
+        width: 90; height: auto; border: thick $primary; background: $surface; padding: 0 1;
+    }
+    ExportModal RadioSet { layout: horizontal; height: auto; margin: 1 0; }
+    ExportModal #note { color: $text-muted; margin-top: 1; }
+    ExportModal #buttons { height: 3; margin-top: 1; align-horizontal: right; }
+    ExportModal Button { margin-left: 2; }
+    """
+
+    @dataclass
+    class Exported(Message):
+        modal: ExportModal
+        result: ExportResult
+
+    def __init__(self, agent: str, store: Path, *, today: date | None = None) -> None:
+        super().__init__()
+        self.agent = agent
+        self.store = store
+        self.today = today
+        self.format = "json"
+        self.running = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical() as box:
+            box.border_title = f"Export {self.agent}"
+            yield Static(f"From {self.store}", markup=False)
+            with RadioSet(id="format"):
+                yield RadioButton("json (transfer format 1.1)", value=True, id="json")
+                yield RadioButton("raw-db (a copy of the store file)", id="raw-db")
+            yield Input(default_output(self.agent, today=self.today), id="output")
+            yield Static("Nothing is written until you export.", id="note", markup=False)
+            with Horizontal(id="buttons"):
+                yield Button("Export (ctrl+s)", variant="primary", id="start")
+                yield Button("Cancel (esc)", id="cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#output", Input).focus()
+
+    @on(RadioSet.Changed, "#format")
+    def format_changed(self, event: RadioSet.Changed) -> None:
+        old = self.format
+        self.format = str(event.pressed.id)
+        box = self.query_one("#output", Input)
+        if box.value == default_output(self.agent, old, self.today):
+            box.value = default_output(self.agent, self.format, self.today)
+
+    @on(Input.Submitted, "#output")
+    @on(Button.Pressed, "#start")
+    def start_pressed(self) -> None:
+        self.action_start()
+
+    @on(Button.Pressed, "#cancel")
+    def cancel_pressed(self) -> None:
+        self.action_cancel()
+
+    def action_start(self) -> None:
+        output = self.query_one("#output", Input).value.strip()
+        if self.running or not output:
+            return
+        self.running = True
+        self.query_one("#note", Static).update(f"Exporting to {output}…")
+        self.query_one(Vertical).loading = True
+        # kuzu keeps one database per file per process: the app's read-only copy goes.
+        self.app.browsers.forget(self.store)  # type: ignore[attr-defined]
+        self.export(Path(output).expanduser(), self.format)
+
+    @work(thread=True, exclusive=True, group="export", exit_on_error=False)
+    def export(self, output: Path, fmt: str) -> None:
+        result = export_agent_store(self.agent, output, format=fmt, storage_path=self.store)
+        self.post_message(self.Exported(self, result))
+
+    def on_export_modal_exported(self, message: Exported) -> None:
+        self.dismiss(message.result)
+
+    def action_cancel(self) -> None:
+        if not self.running:  # once started, the file is written whole or not at all
+            self.dismiss(None)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if report_failed_worker(event):
+            self.running = False
+            self.query_one(Vertical).loading = False
+            self.query_one("#note", Static).update("Nothing was written (see the error).")
+
+
+def export_summary(result: ExportResult) -> str:
+    """The notification after an export: rows per table and where they went."""
+    counts = ", ".join(f"{name} {count:,}" for name, count in result.counts.items() if count)
+    return f"{counts or 'a copy of the store'} → {result.output} ({result.size_bytes:,} bytes)"

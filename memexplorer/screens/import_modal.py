@@ -1,0 +1,216 @@
+"""Import a JSON export into one agent: first a preview of what the file holds and what
+will change (read-only), then, on confirm, the engine's import in a worker."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import ModalScreen
+from textual.widgets import Button, DataTable, Input, Static
+from textual.worker import Worker
+
+from memexplorer.app_commands import bindings_for
+from memexplorer.engine.exceptions import ImportDataError
+from memexplorer.engine.graphdb import identifier
+from memexplorer.engine.hierarchical_transfer import validate_export
+from memexplorer.engine.transfer import MAX_IMPORT_BYTES, ImportResult, import_agent_store
+
+from .error_modal import report_failed_worker
+
+#: The file's node lists and the table (keyed by memory_id) each goes into.
+_NODE_TABLES = {"semantic_nodes": "SemanticMemory", "episodic_nodes": "EpisodicMemory"}
+
+
+@dataclass(frozen=True)
+class ImportPreview:
+    """What a file holds (rows per list) and which of its ids the store has already."""
+
+    source: Path
+    counts: dict[str, int]
+    existing: dict[str, int]
+    store_counts: dict[str, int]
+
+
+def read_preview(source: Path, graph, agent: str) -> ImportPreview:  # type: ignore[no-untyped-def]
+    """Parse and check the file as the import will, then look its ids up, read-only."""
+    if source.stat().st_size > MAX_IMPORT_BYTES:
+        raise ImportDataError(f"{source} is over the import cap of 500 MB; not read")
+    try:
+        data = json.loads(source.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ImportDataError(f"{source} is not a JSON export ({exc})") from None
+    doc = validate_export(data)
+    counts = {name: len(rows) for name, rows in doc.items()}
+    existing, store_counts = {}, {}
+    for name, table in _NODE_TABLES.items():
+        ids = [row["memory_id"] for row in doc.get(name, [])]
+        found = graph.rows(
+            f"MATCH (n:{identifier(table)}) WHERE n.memory_id IN $ids RETURN count(n)",
+            {"ids": ids},
+        )
+        existing[table] = int(found[0][0])
+        mine = graph.rows(
+            f"MATCH (n:{identifier(table)}) WHERE n.agent_id = $agent RETURN count(n)",
+            {"agent": agent},
+        )
+        store_counts[table] = int(mine[0][0])
+    return ImportPreview(source, counts, existing, store_counts)
+
+
+class ImportModal(ModalScreen[ImportResult | None]):
+    """Name a file, see what it holds and what will change, then import."""
+
+    HELP = (
+        "Bring a JSON export (transfer format 1.1) into this agent. Type the file's path "
+        "and press enter (or **ctrl+o**) for a preview: rows per list in the file, and how "
+        "many of its ids the store has already. **ctrl+t** switches between *replace* (the "
+        "agent's memory becomes the file's) and *merge* (ids already there are skipped). "
+        "**ctrl+s** imports; **escape** closes without changing anything."
+    )
+    COMMAND_SCOPE = "import"
+    BINDINGS = bindings_for("import")
+    DEFAULT_CSS = """
+    ImportModal { align: center middle; }
+    ImportModal > Vertical {
+        width: 96; height: auto; max-height: 90%; border: thick $warning;
+        background: $surface; padding: 0 1;
+    }
+    ImportModal #change { margin-top: 1; }
+    ImportModal DataTable { height: auto; max-height: 12; margin-top: 1; }
+    ImportModal #buttons { height: 3; margin-top: 1; align-horizontal: right; }
+    ImportModal Button { margin-left: 2; }
+    """
+
+    @dataclass
+    class Previewed(Message):
+        modal: ImportModal
+        preview: ImportPreview
+
+    @dataclass
+    class Imported(Message):
+        modal: ImportModal
+        result: ImportResult
+
+    def __init__(self, agent: str, store: Path, source: str = "") -> None:
+        super().__init__()
+        self.agent = agent
+        self.store = store
+        self.source = source
+        self.merge = False
+        self.preview: ImportPreview | None = None
+        self.running = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical() as box:
+            box.border_title = f"Import into {self.agent}"
+            yield Static(f"Into {self.store}", markup=False)
+            yield Input(self.source, placeholder="a JSON export file; enter previews it",
+                        id="source")  # fmt: skip
+            yield DataTable(id="counts", cursor_type="none", zebra_stripes=True)
+            yield Static("Nothing is written until you import.", id="change", markup=False)
+            with Horizontal(id="buttons"):
+                yield Button("Import (ctrl+s)", variant="warning", id="confirm", disabled=True)
+                yield Button("Cancel (esc)", id="cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#counts", DataTable).add_columns("in the file", "rows", "already there")
+        self.query_one("#source", Input).focus()
+        if self.source:
+            self.action_preview()
+
+    @on(Input.Submitted, "#source")
+    def source_submitted(self) -> None:
+        self.action_preview()
+
+    def action_preview(self) -> None:
+        text = self.query_one("#source", Input).value.strip()
+        if not text or self.running:
+            return
+        self.preview = None
+        self.query_one("#confirm", Button).disabled = True
+        self.query_one("#change", Static).update("Reading the file…")
+        graph = self.app.browsers.get(self.store).graph  # type: ignore[attr-defined]
+        self.load_preview(Path(text).expanduser(), graph)
+
+    @work(thread=True, exclusive=True, group="import-preview", exit_on_error=False)
+    def load_preview(self, source: Path, graph) -> None:  # type: ignore[no-untyped-def]
+        self.post_message(self.Previewed(self, read_preview(source, graph, self.agent)))
+
+    def on_import_modal_previewed(self, message: Previewed) -> None:
+        self.preview = preview = message.preview
+        table = self.query_one("#counts", DataTable)
+        table.clear()
+        for name, count in preview.counts.items():
+            there = preview.existing.get(_NODE_TABLES.get(name, ""), None)
+            table.add_row(name, f"{count:,}", "" if there is None else f"{there:,}")
+        self.query_one("#confirm", Button).disabled = False
+        self._describe_change()
+
+    def _describe_change(self) -> None:
+        preview = self.preview
+        if preview is None:
+            return
+        semantic, episodic = (preview.store_counts[t] for t in _NODE_TABLES.values())
+        there = sum(preview.existing.values())
+        incoming = sum(preview.counts.get(n, 0) for n in _NODE_TABLES)
+        if self.merge:
+            text = (f"MERGE: {incoming - there:,} new nodes are added; {there:,} ids already "
+                    f"there are skipped. The agent keeps its {semantic:,} semantic and "
+                    f"{episodic:,} episodic memories.")  # fmt: skip
+        else:
+            text = (f"REPLACE: the agent's {semantic:,} semantic and {episodic:,} episodic "
+                    f"memories are replaced by the file's {incoming:,} nodes "
+                    "(the previous store is kept aside).")  # fmt: skip
+        self.query_one("#change", Static).update(text + "  ctrl+t switches replace/merge.")
+
+    def action_toggle_merge(self) -> None:
+        self.merge = not self.merge
+        self._describe_change()
+
+    def action_confirm(self) -> None:
+        if self.preview is None or self.running:
+            return
+        self.running = True
+        self.query_one("#change", Static).update("Importing…")
+        self.query_one(Vertical).loading = True
+        # kuzu keeps one database per file per process: the app's read-only copy goes.
+        self.app.browsers.forget(self.store)  # type: ignore[attr-defined]
+        self.run_import(self.preview.source, self.merge)
+
+    @work(thread=True, exclusive=True, group="import", exit_on_error=False)
+    def run_import(self, source: Path, merge: bool) -> None:
+        result = import_agent_store(self.agent, source, merge=merge, storage_path=self.store)
+        self.post_message(self.Imported(self, result))
+
+    def on_import_modal_imported(self, message: Imported) -> None:
+        self.dismiss(message.result)
+
+    @on(Button.Pressed, "#confirm")
+    def confirm_pressed(self) -> None:
+        self.action_confirm()
+
+    @on(Button.Pressed, "#cancel")
+    def cancel_pressed(self) -> None:
+        self.action_cancel()
+
+    def action_cancel(self) -> None:
+        if not self.running:
+            self.dismiss(None)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if report_failed_worker(event) and event.worker.group == "import":
+            self.running = False
+            self.query_one(Vertical).loading = False
+            self.query_one("#change", Static).update("Nothing was imported (see the error).")
+
+
+def import_summary(result: ImportResult) -> str:
+    counts = ", ".join(f"{name} {count:,}" for name, count in result.counts.items() if count)
+    skipped = f"; {result.skipped:,} skipped (already there)" if result.skipped else ""
+    return f"{counts or 'nothing'} into {result.store}{skipped}"

@@ -1,0 +1,137 @@
+"""Pilot tests of the Export and Import modals on private copies of the reference stores:
+the export writes what the engine would, cancel writes nothing, the import preview's
+counts come from the file and the store, merge and replace change what was previewed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import SIZE, settle
+from textual.widgets import DataTable, Input
+
+from memexplorer.app import create_app
+from memexplorer.engine.transfer import export_agent_store
+from memexplorer.screens.export_modal import ExportModal
+from memexplorer.screens.import_modal import ImportModal
+from memexplorer.screens.main_screen import MainScreen
+
+
+def _ops(home: Path) -> Path:
+    return home / "hierarchical_memory" / "ops-agent" / "kuzu_db"
+
+
+def _export(home: Path, out: Path) -> dict:
+    export_agent_store("ops-agent", out, home=home)
+    data = json.loads(out.read_text())
+    data.pop("exported_at", None)
+    return data
+
+
+async def _set(pilot, app, selector: str, value: str) -> None:
+    app.screen.query_one(selector, Input).value = value
+    await pilot.pause()
+
+
+async def test_export_json_and_cancel(home, tmp_path):
+    expected = _export(home, tmp_path / "expected.json")
+    app = create_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("e")  # the cursor is on the ops-agent store, its only agent
+        await settle(pilot)
+        modal = app.screen
+        assert isinstance(modal, ExportModal) and modal.agent == "ops-agent"
+        assert modal.query_one("#output", Input).value.startswith("~/memexplorer-exports/ops")
+        await _set(pilot, app, "#output", str(tmp_path / "cancelled.json"))
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen) and not (tmp_path / "cancelled.json").exists()
+        await pilot.press("e")
+        await settle(pilot)
+        await _set(pilot, app, "#output", str(tmp_path / "out.json"))
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen)
+        assert any("SemanticMemory" in n.message for n in app._notifications)
+    data = json.loads((tmp_path / "out.json").read_text())
+    data.pop("exported_at", None)
+    assert data == expected
+
+
+async def test_export_raw_db_changes_the_default_suffix(home, tmp_path):
+    app = create_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("e")
+        await settle(pilot)
+        app.screen.query_one("#raw-db").value = True
+        await settle(pilot)
+        assert app.screen.query_one("#output", Input).value.endswith(".db")
+        await _set(pilot, app, "#output", str(tmp_path / "copy.db"))
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen)
+    assert (tmp_path / "copy.db").stat().st_size > 0
+
+
+async def test_import_preview_then_merge_and_replace(home, tmp_path):
+    source = tmp_path / "ops.json"
+    before = _export(home, source)
+    semantic = len(before["semantic_nodes"])
+    app = create_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("i")
+        await settle(pilot)
+        modal = app.screen
+        assert isinstance(modal, ImportModal)
+        await _set(pilot, app, "#source", str(source))
+        await pilot.press("enter")
+        await settle(pilot)
+        preview = modal.preview
+        assert preview is not None
+        assert preview.counts["semantic_nodes"] == semantic
+        assert preview.existing["SemanticMemory"] == semantic  # every id is there already
+        rows = modal.query_one("#counts", DataTable)
+        assert rows.get_row_at(0)[:2] == ["semantic_nodes", f"{semantic:,}"]
+        assert "REPLACE" in str(modal.query_one("#change").render())
+        await pilot.press("ctrl+t")
+        assert "MERGE: 0 new nodes" in str(modal.query_one("#change").render())
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen)
+    assert _export(home, tmp_path / "merged.json") == before
+    app = create_app(home)
+    async with app.run_test(size=SIZE) as pilot:  # replace: the same rows come back
+        await settle(pilot)
+        await pilot.press("i")
+        await settle(pilot)
+        await _set(pilot, app, "#source", str(source))
+        await pilot.press("ctrl+o")
+        await settle(pilot)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen)
+    after = _export(home, tmp_path / "replaced.json")
+    assert len(after["semantic_nodes"]) == semantic
+    assert {n["memory_id"] for n in after["semantic_nodes"]} == {
+        n["memory_id"] for n in before["semantic_nodes"]
+    }
+
+
+async def test_import_of_a_bad_file_goes_to_the_error_modal(home, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("[1, 2")
+    app = create_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("i")
+        await settle(pilot)
+        await _set(pilot, app, "#source", str(bad))
+        await pilot.press("enter")
+        await settle(pilot)
+        assert type(app.screen).__name__ == "ErrorModal"
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, ImportModal) and app.screen.preview is None
