@@ -114,14 +114,15 @@ class BackupsScreen(Screen[None]):
         row = table.cursor_row
         table.clear()
         for record in self.records:
-            counts = ", ".join(f"{name} {count:,}" for name, count in record.counts.items())
+            nodes = sum(c for name, c in record.counts.items() if not name.isupper())
+            counts = f"{nodes:,} rows, {sum(record.counts.values()) - nodes:,} edges"
             table.add_row(
                 f"{record.created_at:%Y-%m-%d %H:%M:%S}",
                 record.action,
                 record.kind,
                 _short(record.store),
                 ", ".join(record.agents) or "—",
-                counts or "0",
+                counts,
                 f"yes {record.restored_at[:19]}" if record.restored_at else "no",
             )
         if self.records:
