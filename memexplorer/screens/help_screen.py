@@ -12,13 +12,16 @@ from memexplorer.app_commands import commands_for
 
 _SCOPE_TITLES = {"app": "Everywhere", "main": "Stores and tables", "node": "A node",
                  "query": "The query box", "graph": "The neighbourhood graph",
-                 "chain": "Temporal chains", "console": "The query console"}  # fmt: skip
+                 "chain": "Temporal chains", "console": "The query console",
+                 "clean": "Clean (preview, then delete)", "backups": "Backups",
+                 "export": "Export an agent", "import": "Import into an agent"}  # fmt: skip
 
 
 def _keys(text: str) -> str:
     names = {"slash": "/", "question_mark": "?", "escape": "esc", "pagedown": "PgDn",
              "pageup": "PgUp", "plus": "+", "minus": "-", "left_square_bracket": "[",
-             "right_square_bracket": "]"}  # fmt: skip
+             "right_square_bracket": "]", "delete": "Del",
+             "shift+delete": "shift+Del"}  # fmt: skip
     return " or ".join(names.get(k, k) for k in text.split(","))
 
 
