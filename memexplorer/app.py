@@ -10,11 +10,13 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 
+from textual import on
 from textual.app import App, SystemCommand
 from textual.screen import Screen
 
 from memexplorer.app_commands import bindings_for, commands_for
 from memexplorer.browsers import BrowserPool
+from memexplorer.config import Config, load_config
 from memexplorer.memories import MemoryPool
 from memexplorer.screens.chain_screen import ChainScreen
 from memexplorer.screens.error_modal import ErrorModal
@@ -23,6 +25,9 @@ from memexplorer.screens.help_screen import HelpScreen
 from memexplorer.screens.main_screen import MainScreen
 from memexplorer.screens.node_detail_screen import NodeDetailScreen, NodeRef
 from memexplorer.screens.query_screen import QueryScreen
+from memexplorer.store_watch import StoreWatch, store_place
+from memexplorer.theme import THEME
+from memexplorer.widgets.stores_tree import StoresTree
 
 __all__ = ["MemExplorerApp", "create_app"]
 
@@ -33,17 +38,37 @@ class MemExplorerApp(App[None]):
     TITLE = "memexplorer"
     BINDINGS = bindings_for("app")
 
-    def __init__(self, root: Path, *, page_size: int = 100) -> None:
+    def __init__(
+        self,
+        root: Path,
+        *,
+        page_size: int = 100,
+        config: Config | None = None,
+        watch_interval: float = 2.0,
+    ) -> None:
         super().__init__()
         self.root = root
         self.page_size = page_size
+        #: Seconds between looks at the listed stores' files (stat calls only).
+        self.watch_interval = watch_interval
+        self.store_watch = StoreWatch()
+        #: Stores that changed on disk since they were loaded, in the order noticed.
+        self.changed_stores: list[Path] = []
+        self.config = config or Config()
         self.browsers = BrowserPool()
         self.memories = MemoryPool(self.browsers)
         self.history: list[NodeRef] = []
         self.position = -1
 
     def on_mount(self) -> None:
+        self.register_theme(THEME)
+        self.theme = self.config.theme
+        self.set_keymap(self.config.keymap)
         self.push_screen(MainScreen(self.root, self.page_size))
+        self.set_interval(self.watch_interval, self.check_stores)
+        error = self.config.error()
+        if error is not None:
+            self.show_error(error)
 
     def on_unmount(self) -> None:
         self.browsers.close_all()
@@ -53,6 +78,36 @@ class MemExplorerApp(App[None]):
         """Every failed worker and action ends here (workers' state changes go to the
         widget that ran them, which calls this: see ``report_failed_worker``)."""
         self.push_screen(ErrorModal(error))
+
+    # -- stores changed on disk (an agent wrote to them) ------------------------------------
+    @on(StoresTree.StoresLoaded)
+    def watch_listed_stores(self, message: StoresTree.StoresLoaded) -> None:
+        """Watch what the tree lists; a fresh listing means every store was reopened."""
+        self.store_watch.watch(entry.path for entry in message.entries)
+        self.changed_stores.clear()
+
+    def check_stores(self) -> None:
+        """Offer a reload once per store that changed since it was loaded."""
+        for path in self.store_watch.changed():
+            if path not in self.changed_stores:
+                self.changed_stores.append(path)
+                self.notify(
+                    f"{store_place(path, self.root)} changed on disk — R to reload",
+                    title="Store changed", timeout=10,
+                )  # fmt: skip
+
+    def action_reload_changed(self) -> None:
+        """Close the changed stores' browsers; the stores screen reloads their counts
+        and the open table at the page it showed."""
+        paths, self.changed_stores = self.changed_stores, []
+        if not paths:
+            self.notify("No store changed on disk since it was loaded")
+            return
+        for path in paths:
+            self.browsers.forget(path)
+        self.store_watch.accept(paths)
+        main = next(s for s in self.screen_stack if isinstance(s, MainScreen))
+        main.reload_stores(paths)
 
     # -- nodes, with history ---------------------------------------------------------------
     def open_node(self, ref: NodeRef) -> None:
@@ -127,7 +182,20 @@ def _runner(owner: App[None] | Screen[None], action: str) -> Callable[[], Awaita
     return run
 
 
-def create_app(root: str | Path | None = None, *, page_size: int = 100) -> MemExplorerApp:
-    """The app on ``root`` (a store, an agent folder or a home; default ~/.amplihack)."""
-    path = Path(root).expanduser() if root else Path.home() / ".amplihack"
-    return MemExplorerApp(path.resolve() if path.exists() else path, page_size=page_size)
+def create_app(
+    root: str | Path | None = None,
+    *,
+    page_size: int | None = None,
+    config: Config | None = None,
+    watch_interval: float = 2.0,
+) -> MemExplorerApp:
+    """The app on ``root`` (a store, an agent folder or a home; default: the settings'
+    ``home``, else ~/.amplihack). Settings are read from the config file unless given."""
+    config = config or load_config()
+    path = Path(root).expanduser() if root else config.home or Path.home() / ".amplihack"
+    return MemExplorerApp(
+        path.resolve() if path.exists() else path,
+        page_size=page_size or config.page_size,
+        config=config,
+        watch_interval=watch_interval,
+    )

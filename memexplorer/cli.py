@@ -60,10 +60,15 @@ def _commands(parser: argparse.ArgumentParser) -> set[str]:
 
 
 def run_app(path: str | None) -> int:
-    """Open the terminal app on ``path`` (default ~/.amplihack)."""
+    """Open the terminal app on ``path`` (default: the settings' home, else ~/.amplihack).
+    Problems in the settings file go to stderr too; the app carries on with defaults."""
     from memexplorer.app import create_app
+    from memexplorer.config import load_config
 
-    create_app(path).run()
+    config = load_config()
+    for problem in config.problems:
+        print(f"warning: {problem}", file=sys.stderr)
+    create_app(path, config=config).run()
     return EXIT_OK
 
 

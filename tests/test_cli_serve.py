@@ -73,15 +73,16 @@ def served(reference_stores: Path) -> Iterator[str]:
     assert "Traceback" not in output, output
 
 
-async def _stream(url: str, until: bytes, seconds: float = 30) -> bytes:
-    """What the app draws for a 120x36 browser tab, until ``until`` shows."""
+async def _stream(url: str, until: tuple[bytes, ...], seconds: float = 30) -> bytes:
+    """What the app draws for a 120x36 browser tab, until every one of ``until`` shows
+    (the screen arrives in pieces, so one marker says nothing of the others)."""
     received = b""
     async with (
         aiohttp.ClientSession() as session,
         session.ws_connect(f"{url.replace('http', 'ws')}/ws?width=120&height=36") as ws,
     ):
         deadline = time.monotonic() + seconds
-        while until not in received and time.monotonic() < deadline:
+        while not all(t in received for t in until) and time.monotonic() < deadline:
             try:
                 message = await asyncio.wait_for(ws.receive(), 1)
             except TimeoutError:
@@ -101,8 +102,9 @@ async def test_the_page_loads_and_the_app_shows_the_agents(served: str) -> None:
         page = await response.text()
     assert "<div>memexplorer</div>" in page and "xterm.css" in page  # textual-serve's page
     assert f"{served.replace('http', 'ws')}/ws" in page  # the websocket the page opens
-    screen = await _stream(served, b"support-bot")
-    for text in (b"ops-agent", b"106 records", b"research-agent", b"support-bot", b"read-only"):
+    wanted = (b"ops-agent", b"106 records", b"research-agent", b"support-bot", b"read-only")
+    screen = await _stream(served, wanted)
+    for text in wanted:
         assert text in screen
 
 

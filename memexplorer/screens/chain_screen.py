@@ -107,7 +107,7 @@ class ChainScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = f"{self.agent or '(no agent)'} · {self.store} · read-only"
+        self.sub_title = f"read-only · {self.agent or '(no agent)'} · {self.store}"
         self.query_one("#chains", DataTable).add_columns("concept", "facts", "last change", "")
         self.loading = True
         self.fetch()

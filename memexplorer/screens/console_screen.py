@@ -72,7 +72,7 @@ class ConsoleScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = f"console · {self.store} · read-only"
+        self.sub_title = f"read-only console · {self.store}"
         self.query_one("#editor", TextArea).focus()
 
     # -- running -----------------------------------------------------------------------

@@ -59,7 +59,7 @@ class GraphScreen(Screen[None]):
         return self.query_one(NeighbourhoodGraph)
 
     def on_mount(self) -> None:
-        self.sub_title = f"{self.ref.store} · read-only"
+        self.sub_title = f"read-only · {self.ref.store}"
         self.load()
 
     def load(self, keep: Box | None = None) -> None:

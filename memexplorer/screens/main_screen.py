@@ -7,11 +7,11 @@ from pathlib import Path
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
-from textual.screen import Screen
 from textual.widgets import Footer, Header
 from textual_fastdatatable import DataTable
 
 from memexplorer.app_commands import bindings_for
+from memexplorer.clipboard import as_json
 from memexplorer.widgets.node_table import NodeTable, TableSource
 from memexplorer.widgets.stores_tree import AgentItem, StoreItem, StoresTree, TableItem
 
@@ -19,11 +19,12 @@ from .chain_screen import ChainScreen
 from .console_screen import ConsoleScreen
 from .graph_screen import GraphScreen
 from .node_detail_screen import NodeRef
+from .operator_actions import OperatorActions
 from .query_screen import QueryScreen
 from .value_modal import ValueModal
 
 
-class MainScreen(Screen[None]):
+class MainScreen(OperatorActions):
     """Browse every store under the folder the app was opened on."""
 
     HELP = (
@@ -50,7 +51,7 @@ class MainScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = f"{self.root} · read-only"
+        self.sub_title = f"read-only · {self.root}"
         self.query_one(StoresTree).focus()
 
     @property
@@ -63,7 +64,7 @@ class MainScreen(Screen[None]):
         browser = self.app.browsers.get(item.entry.path)  # type: ignore[attr-defined]
         fmt = item.entry.format
         version = f" storage {fmt.storage_version}" if fmt.storage_version else ""
-        self.sub_title = f"{item.entry.path} · {fmt.engine}{version} · read-only"
+        self.sub_title = f"read-only · {fmt.engine}{version} · {item.entry.path}"
         self.table.show(TableSource(browser, item.agent, item.table), focus=True)
 
     @on(StoresTree.StoreChosen)
@@ -79,7 +80,17 @@ class MainScreen(Screen[None]):
     # -- commands ------------------------------------------------------------------------
     def action_reload(self) -> None:
         self.app.browsers.close_all()  # type: ignore[attr-defined]
+        self.reload_stores(None)
+
+    def reload_stores(self, paths: list[Path] | None) -> None:
+        """After stores were closed (``None``: all of them): list them again with new
+        counts, and reopen the open table on a fresh browser at the page it showed."""
         self.query_one(StoresTree).reload()
+        source = self.table.source
+        if source is not None and (paths is None or source.browser.path in paths):
+            browser = self.app.browsers.get(source.browser.path)  # type: ignore[attr-defined]
+            self.table.source = TableSource(browser, source.agent, source.table)
+            self.table.load(self.table.page_query)
 
     def action_focus_tree(self) -> None:
         self.query_one(StoresTree).focus()
@@ -114,19 +125,16 @@ class MainScreen(Screen[None]):
             column, data = value
             self.app.push_screen(ValueModal(f"{self.table.source.table.name}.{column}", data))
 
-    def action_graph_row(self) -> None:
-        """The neighbourhood graph of the node row under the table's cursor."""
+    def action_copy_row(self) -> None:
+        """The row under the cursor, every column, as JSON on the clipboard."""
         source, page, cell = self.table.source, self.table.page, self.table.cursor_value()
         if source is None or page is None or cell is None:
             self.notify("Open a table and put the cursor on a row first", severity="warning")
             return
-        info = source.table
-        if info.kind != "node" or info.primary_key is None:
-            self.notify(f"{info.name} rows are not nodes with a key", severity="warning")
-            return
         row = self.table.query_one("#grid", DataTable).cursor_row
-        key = str(page.data.column(info.primary_key)[row].as_py())
-        self.app.push_screen(GraphScreen(NodeRef(source.browser.path, info.name, key)))
+        values = {name: page.data.column(name)[row].as_py() for name in page.data.column_names}
+        self.app.copy_to_clipboard(as_json(values))
+        self.notify(f"Copied a row of {source.table.name} as JSON")
 
     def action_query(self) -> None:
         """The query box for the agent under the tree's cursor (when the tree has the
@@ -153,6 +161,20 @@ class MainScreen(Screen[None]):
             )  # fmt: skip
         else:
             self.app.push_screen(QueryScreen(target[0].path, target[1]))
+
+    def action_graph_row(self) -> None:
+        """The neighbourhood graph of the node row under the table's cursor."""
+        source, page, cell = self.table.source, self.table.page, self.table.cursor_value()
+        if source is None or page is None or cell is None:
+            self.notify("Open a table and put the cursor on a row first", severity="warning")
+            return
+        info = source.table
+        if info.kind != "node" or info.primary_key is None:
+            self.notify(f"{info.name} rows are not nodes with a key", severity="warning")
+            return
+        row = self.table.query_one("#grid", DataTable).cursor_row
+        key = str(page.data.column(info.primary_key)[row].as_py())
+        self.app.push_screen(GraphScreen(NodeRef(source.browser.path, info.name, key)))
 
     def action_chains(self) -> None:
         """The temporal chains of the agent under the tree's cursor (when the tree has the

@@ -16,6 +16,7 @@ from textual.widgets import DataTable, Footer, Header, Static, Tree
 from textual.worker import Worker
 
 from memexplorer.app_commands import bindings_for
+from memexplorer.clipboard import as_json
 from memexplorer.engine.browse import EdgeInfo, NodeDetail
 
 from .error_modal import report_failed_worker
@@ -92,7 +93,7 @@ class NodeDetailScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = f"{self.ref.store} · read-only"
+        self.sub_title = f"read-only · {self.ref.store}"
         self.query_one("#properties", DataTable).add_columns("property", "value")
         self.show(self.ref)
 
@@ -169,6 +170,13 @@ class NodeDetailScreen(Screen[None]):
         self.app.push_screen(
             ValueModal(f"{self.detail.table}.{name}", self.detail.properties[name])
         )
+
+    def action_copy_properties(self) -> None:
+        """Every property of the node as JSON on the clipboard."""
+        if self.detail is None:
+            return
+        self.app.copy_to_clipboard(as_json(self.detail.properties))
+        self.notify(f"Copied the properties of {self.detail.table} {self.detail.key} as JSON")
 
     def action_graph(self) -> None:
         from .graph_screen import GraphScreen

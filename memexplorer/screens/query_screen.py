@@ -103,7 +103,7 @@ class QueryScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = f"{self.agent} · {self.store} · read-only"
+        self.sub_title = f"read-only · {self.agent} · {self.store}"
         self._show_settings()
         self.query_one("#query", Input).focus()
         self.load_history()

@@ -50,7 +50,7 @@ async def test_stores_agents_and_tables(home):
             "EpisodicMemory  22", "SemanticMemory  84", "DERIVES_FROM  27",
             "SIMILAR_TO  164", "SUPERSEDES  21",
         ]  # fmt: skip
-        assert app.screen.sub_title.endswith("read-only")
+        assert app.screen.sub_title.startswith("read-only")
 
 
 async def test_paging_sorting_and_filtering(home):

@@ -1,0 +1,137 @@
+"""Pilot tests: a store written on disk while the app shows it is noticed (stat
+calls on an interval) and R reopens it: new counts, the open table at its page."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import kuzu
+from conftest import SIZE, settle
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from memexplorer.app import create_app
+from memexplorer.widgets.node_table import NodeTable
+from memexplorer.widgets.stores_tree import AgentItem, StoreItem, StoresTree, TableItem
+
+
+def _notices(app) -> list[str]:
+    return [notification.message for notification in app._notifications]
+
+
+def _store_node(app, path: Path):
+    tree = app.screen.query_one(StoresTree)
+    return next(
+        node
+        for node in tree.root.children
+        if isinstance(node.data, StoreItem) and node.data.entry.path == path
+    )
+
+
+async def _open_table(pilot: Pilot, store: Path, name: str) -> NodeTable:
+    tree = pilot.app.screen.query_one(StoresTree)
+    agent = _store_node(pilot.app, store).children[0]
+    assert isinstance(agent.data, AgentItem)
+    tree.move_cursor(agent)
+    await pilot.press("enter")
+    await settle(pilot)
+    table = next(c for c in agent.children if c.data.table.name == name)
+    assert isinstance(table.data, TableItem)
+    tree.move_cursor(table)
+    await pilot.press("enter")
+    await settle(pilot)
+    return pilot.app.screen.query_one(NodeTable)
+
+
+def _add_semantic_fact(store: Path) -> None:
+    """What an agent does: open its store read-write and add a fact."""
+    db = kuzu.Database(str(store))
+    connection = kuzu.Connection(db)
+    connection.execute(
+        "CREATE (:SemanticMemory {memory_id: $id, concept: 'disk', content: $text, "
+        "confidence: 0.9, agent_id: 'ops-agent', created_at: '2026-01-01T00:00:00'})",
+        {"id": "live-refresh-fact", "text": "disk /var filled at 03:00"},
+    )
+    connection.close()
+    db.close()
+
+
+def _add_experiences(store: Path, count: int) -> None:
+    """Copies of the first experience under new ids, through SQLite's WAL."""
+    writer = sqlite3.connect(store)
+    columns = [row[1] for row in writer.execute("PRAGMA table_info(experiences)")]
+    rest = ", ".join(c for c in columns if c != "experience_id")
+    for number in range(count):
+        writer.execute(
+            f"INSERT INTO experiences (experience_id, {rest}) "
+            f"SELECT ?, {rest} FROM experiences LIMIT 1",
+            (f"live-refresh-{number}",),
+        )
+    writer.commit()
+    writer.close()
+
+
+async def test_a_kuzu_store_written_by_an_agent_is_noticed_on_the_interval(home: Path):
+    store = home / "hierarchical_memory" / "ops-agent" / "kuzu_db"
+    app = create_app(home, watch_interval=0.05)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert store in app.store_watch.paths
+        await pilot.pause(0.2)  # a few quiet intervals: nothing to say
+        assert app.changed_stores == []
+        label = str(_store_node(app, store).children[0].label)
+        assert label == "ops-agent  106 records"
+        _add_semantic_fact(store)  # the app lists the store but does not hold it open
+        for _ in range(40):
+            await pilot.pause(0.05)
+            if app.changed_stores:
+                break
+        assert app.changed_stores == [store]
+        assert "ops-agent/kuzu_db changed on disk — R to reload" in _notices(app)
+        await pilot.pause(0.2)  # still changed, but said once
+        assert _notices(app).count("ops-agent/kuzu_db changed on disk — R to reload") == 1
+        await pilot.press("R")
+        await settle(pilot)
+        assert str(_store_node(app, store).children[0].label) == "ops-agent  107 records"
+        assert app.changed_stores == []
+
+
+async def test_a_sqlite_store_written_beside_the_open_table_reloads_at_its_page(home: Path):
+    store = home / "memory" / "ops-agent" / "experiences.db"
+    app = create_app(home, page_size=20, watch_interval=3600)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        table = await _open_table(pilot, store, "experiences")
+        before = table.source.browser
+        await pilot.press("n", "n")
+        await settle(pilot)
+        assert table.page is not None and table.page.total == 122
+        assert table.page_query.offset == 40
+        assert "41–60 of 122" in str(table.query_one("#status", Static).content)
+        app.check_stores()
+        assert app.changed_stores == []
+        _add_experiences(store, 3)  # SQLite lets a writer beside the app's reader
+        app.check_stores()
+        await pilot.pause()
+        assert app.changed_stores == [store]
+        assert "ops-agent/experiences.db changed on disk — R to reload" in _notices(app)
+        await pilot.press("R")
+        await settle(pilot)
+        assert table.source.browser is not before  # a fresh browser
+        assert app.browsers.get(store) is table.source.browser
+        assert table.page_query.offset == 40  # same page
+        assert table.page.total == 125
+        assert "41–60 of 125" in str(table.query_one("#status", Static).content)
+        agent = _store_node(app, store).children[0]
+        assert str(agent.label) == "ops-agent  125 records"
+
+
+async def test_reload_with_nothing_changed_says_so(home: Path):
+    app = create_app(home, watch_interval=3600)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.check_stores()
+        await pilot.press("R")
+        await settle(pilot)
+        assert "No store changed on disk since it was loaded" in _notices(app)
