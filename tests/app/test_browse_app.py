@@ -187,3 +187,20 @@ async def test_palette_lists_the_commands(home):
         await settle(pilot)
         titles = {command.title for command in app.get_system_commands(app.screen)}
         assert {"Sort", "Filter", "Next page", "Open", "Value", "Help", "Reload"} <= titles
+
+
+async def test_focus_keys_and_reload(home):
+    app = create_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        table = await _open_table(pilot, "SemanticMemory")
+        assert app.focused is table.query_one(DataTable)
+        await pilot.press("t")
+        assert isinstance(app.focused, StoresTree)
+        await pilot.press("r")
+        assert app.focused is table.query_one(DataTable)
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        tree = app.screen.query_one(StoresTree)
+        assert len([c for c in tree.root.children if isinstance(c.data, StoreItem)]) == 5
+        assert table.page is not None and table.page.total == 84
