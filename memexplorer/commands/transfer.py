@@ -37,6 +37,19 @@ def _print_counts(title: str, counts: dict[str, int], extra: list[str]) -> None:
         console.print(line)
 
 
+def _report(
+    args: argparse.Namespace, result: ExportResult | ImportResult, title: str, extra: list[str]
+) -> int:
+    """Warnings on stderr; the result as JSON or as a table of counts on stdout."""
+    for message in result.warnings:
+        warn(message)
+    if args.json:
+        print_json(_as_json(result))
+    else:
+        _print_counts(title, result.counts, extra)
+    return EXIT_OK
+
+
 def run_export(args: argparse.Namespace) -> int:
     with progress(f"Exporting {args.agent}"):
         result = export_agent_store(
@@ -46,17 +59,12 @@ def run_export(args: argparse.Namespace) -> int:
             storage_path=args.storage_path,
             home=args.home,
         )
-    for message in result.warnings:
-        warn(message)
-    if args.json:
-        print_json(_as_json(result))
-    else:
-        _print_counts(
-            f"Exported {result.agent} ({result.format}) from {result.store}",
-            result.counts,
-            [f"wrote {result.output} ({result.size_bytes:,} bytes)"],
-        )
-    return EXIT_OK
+    return _report(
+        args,
+        result,
+        f"Exported {result.agent} ({result.format}) from {result.store}",
+        [f"wrote {result.output} ({result.size_bytes:,} bytes)"],
+    )
 
 
 def run_import(args: argparse.Namespace) -> int:
@@ -69,21 +77,12 @@ def run_import(args: argparse.Namespace) -> int:
             storage_path=args.storage_path,
             home=args.home,
         )
-    for message in result.warnings:
-        warn(message)
-    if args.json:
-        print_json(_as_json(result))
-    else:
-        extra = [f"skipped (already there): {result.skipped:,}   errors: {result.errors:,}"]
-        if result.backup is not None:
-            extra.append(f"the previous store is kept at {result.backup}")
-        _print_counts(
-            f"Imported {result.source} into {result.agent} at {result.store}"
-            + (" (merged)" if result.merged else ""),
-            result.counts,
-            extra,
-        )
-    return EXIT_OK
+    extra = [f"skipped (already there): {result.skipped:,}   errors: {result.errors:,}"]
+    if result.backup is not None:
+        extra.append(f"the previous store is kept at {result.backup}")
+    merged = " (merged)" if result.merged else ""
+    title = f"Imported {result.source} into {result.agent} at {result.store}{merged}"
+    return _report(args, result, title, extra)
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
