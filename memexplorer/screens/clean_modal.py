@@ -37,7 +37,7 @@ class CleanModal(ModalScreen[CleanResult | None]):
         "What a clean would remove: rows per table, the edges that go with them and the "
         "first rows. Nothing is changed until you confirm with **y** (or the Delete "
         "button); the deleted rows are saved to a backup first, and **u** on the stores "
-        "screen (or the Backups screen, **B**) brings them back. **escape** cancels. For a "
+        "screen (or the Backups screen, **b**) brings them back. **escape** cancels. For a "
         "flat store, type a session-id glob (`*` and `?`) and press enter to preview it."
     )
     COMMAND_SCOPE = "clean"
