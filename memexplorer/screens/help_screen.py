@@ -14,7 +14,8 @@ _SCOPE_TITLES = {"app": "Everywhere", "main": "Stores and tables", "node": "A no
                  "query": "The query box", "graph": "The neighbourhood graph",
                  "chain": "Temporal chains", "console": "The query console",
                  "clean": "Clean (preview, then delete)", "backups": "Backups",
-                 "export": "Export an agent", "import": "Import into an agent"}  # fmt: skip
+                 "export": "Export an agent", "import": "Import into an agent",
+                 "audit": "Credential audit", "redact": "Redact (confirm)"}  # fmt: skip
 
 
 def _keys(text: str) -> str:

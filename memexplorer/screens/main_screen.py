@@ -15,6 +15,7 @@ from memexplorer.clipboard import as_json
 from memexplorer.widgets.node_table import NodeTable, TableSource
 from memexplorer.widgets.stores_tree import AgentItem, StoreItem, StoresTree, TableItem
 
+from .audit_screen import AuditScreen
 from .chain_screen import ChainScreen
 from .console_screen import ConsoleScreen
 from .graph_screen import GraphScreen
@@ -212,6 +213,10 @@ class MainScreen(OperatorActions):
             self.app.show_error(entry.error)  # type: ignore[attr-defined]
         else:
             self.app.push_screen(ConsoleScreen(entry.path, entry.format.engine))
+
+    def action_audit(self) -> None:
+        """The credential audit of every store under the folder the app was opened on."""
+        self.app.push_screen(AuditScreen(self.root))
 
     def action_cancel(self) -> None:
         if not self.table.cancel():
