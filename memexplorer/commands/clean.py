@@ -8,6 +8,7 @@ import sys
 from memexplorer.engine.backend_choice import amplihack_home
 from memexplorer.engine.clean import CleanPreview, clean_store, clean_target, preview_clean
 from memexplorer.engine.clean_selection import Selection
+from memexplorer.wording import counted
 
 from .common import EXIT_OK, EXIT_USAGE, print_json, progress, warn
 from .confirm import ask
@@ -74,7 +75,7 @@ def _print_preview(preview: CleanPreview, reason: str) -> None:
         console.print(f"  {row['table']} {row['id']}  {label}", highlight=False, markup=False)
     shown = len(preview.sample)
     if preview.rows > shown:
-        console.print(f"  … showing {shown} of {preview.rows:,} rows", highlight=False)
+        console.print(f"  … showing {shown} of {counted(preview.rows, 'row')}", highlight=False)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -102,7 +103,8 @@ def run(args: argparse.Namespace) -> int:
         _print_preview(preview, target.reason)
     if not args.yes:
         question = (
-            f"Delete {preview.rows:,} rows and {preview.edge_count:,} edges from {preview.store}?"
+            f"Delete {counted(preview.rows, 'row')} and {counted(preview.edge_count, 'edge')} "
+            f"from {preview.store}?"
         )
         answer = ask(question)
         if answer is None:
@@ -123,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         removed = result.preview
         print(
-            f"deleted {removed.rows:,} rows and {removed.edge_count:,} edges; "
+            f"deleted {counted(removed.rows, 'row')} and {counted(removed.edge_count, 'edge')}; "
             f"backup: {result.backup.path if result.backup else 'none (nothing matched)'}"
         )
         if result.backup:

@@ -23,6 +23,7 @@ from memexplorer.engine.clean import (
     preview_clean,
 )
 from memexplorer.engine.clean_selection import Selection
+from memexplorer.wording import counted
 
 from .error_modal import report_failed_worker
 
@@ -148,9 +149,10 @@ class CleanModal(ModalScreen[CleanResult | None]):
             return f"Nothing matches in {preview.store} ({preview.kind}): nothing to delete."
         shown = min(len(preview.sample), SAMPLE_ROWS)
         return (
-            f"Will delete {preview.rows:,} rows and {preview.edge_count:,} edges from "
-            f"{preview.store} ({preview.kind}, {preview.engine}); a backup is written first. "
-            f"First {shown} of {preview.rows:,} rows:"
+            f"Will delete {counted(preview.rows, 'row')} and "
+            f"{counted(preview.edge_count, 'edge')} from {preview.store} "
+            f"({preview.kind}, {preview.engine}); a backup is written first. "
+            f"First {shown} of {counted(preview.rows, 'row')}:"
         )
 
     # -- confirm and cancel -------------------------------------------------------------

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
+from textual.worker import WorkerState
 
 SIZE = (120, 36)
 #: Snapshots show the opened path, so they open a copy at a path that never changes.
@@ -15,12 +16,20 @@ SNAPSHOT_ROOT = Path("/tmp/memexplorer-snapshot-stores")
 
 
 async def settle(pilot: Pilot) -> None:
-    """Let every worker finish and the screen catch up (never sleep)."""
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    """Let every worker finish and the screen catch up (never sleep).
+
+    Repeats until a round starts no new worker: a handler of one worker's answer
+    may start the next (the tree lists stores, then summarises each), and a fixed
+    number of rounds left slow machines one stage behind.
+    """
+    for _ in range(20):
+        await pilot.pause()
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        if not any(worker.is_running or worker.state == WorkerState.PENDING
+                   for worker in pilot.app.workers):  # fmt: skip
+            return
+    raise AssertionError("workers kept starting for 20 rounds: the app never settled")
 
 
 @pytest.fixture
