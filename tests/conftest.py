@@ -40,6 +40,20 @@ def expected_retrieval() -> dict:
     return json.loads((FIXTURES / "expected_retrieval.json").read_text())
 
 
+@pytest.fixture(scope="session")
+def ladybug_stores(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The LadybugDB-era tarball unpacked once per session (read it, copy it to write)."""
+    target = tmp_path_factory.mktemp("ladybug")
+    with tarfile.open(FIXTURES / "ladybug-stores.tar.gz") as archive:
+        archive.extractall(target, filter="data")
+    return target
+
+
+@pytest.fixture(scope="session")
+def ladybug_manifest() -> dict:
+    return json.loads((FIXTURES / "ladybug-MANIFEST.json").read_text())
+
+
 @pytest.fixture(autouse=True)
 def _no_user_settings(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     """No test reads the operator's own settings file (see memexplorer.config)."""
