@@ -1,7 +1,10 @@
-"""The app's open stores: one read-only browser per store, opened on first use.
+"""The app's open stores: one browser per store, opened on first use, read-only
+unless the operator switched that store to writing mode.
 
 Opening runs in worker threads; the lock makes two workers asking for the same
-store share one browser (kuzu allows one database object per file per process).
+store share one browser (kuzu allows one database object per file per process),
+and makes a switch of mode close and reopen the store with no one opening it
+in between.
 """
 
 from __future__ import annotations
@@ -10,20 +13,66 @@ import threading
 from pathlib import Path
 
 from memexplorer.engine.browse import StoreBrowser, open_browser
+from memexplorer.engine.exceptions import StoreLockedError
 
 
 class BrowserPool:
     def __init__(self) -> None:
         self._browsers: dict[Path, StoreBrowser] = {}
+        #: Stores in writing mode: reopened read-write whenever they are reopened.
+        self._writing: set[Path] = set()
         self._lock = threading.Lock()
 
     def get(self, path: Path) -> StoreBrowser:
         with self._lock:
             browser = self._browsers.get(path)
             if browser is None:
-                browser = open_browser(path)
+                browser = self._open(path)
                 self._browsers[path] = browser
             return browser
+
+    def _open(self, path: Path) -> StoreBrowser:
+        """Open in the store's mode; a writing store another process took meanwhile
+        falls back to read-only (the headers then say so)."""
+        if path in self._writing:
+            try:
+                return open_browser(path, writable=True)
+            except StoreLockedError:
+                self._writing.discard(path)
+        return open_browser(path)
+
+    # -- writing mode ------------------------------------------------------------------
+    def writing(self, path: Path) -> bool:
+        return path in self._writing
+
+    def writing_stores(self) -> list[Path]:
+        return sorted(self._writing)
+
+    def mode(self, path: Path) -> str:
+        """What the headers say about the store: "writing" or "read-only"."""
+        return "writing" if path in self._writing else "read-only"
+
+    def set_writing(self, path: Path, writing: bool) -> None:
+        """Close the store and reopen it read-write (or read-only again).
+
+        Reopening read-write fails (StoreLockedError) while another process holds
+        the store; the store is then reopened read-only, as it was, and the error
+        propagates.
+        """
+        with self._lock:
+            old = self._browsers.pop(path, None)
+            if old is not None:
+                old.close()
+            if not writing:
+                self._writing.discard(path)
+                self._browsers[path] = open_browser(path)
+                return
+            try:
+                self._browsers[path] = open_browser(path, writable=True)
+            except BaseException:
+                self._browsers[path] = open_browser(path)
+                raise
+            self._writing.add(path)
 
     def interrupt(self, path: Path) -> None:
         browser = self._browsers.get(path)

@@ -1,8 +1,9 @@
-"""The query box's history: past queries, kept across restarts.
+"""Histories of past queries, kept across restarts: the query box's and the console's.
 
-One JSON object a line in ``$XDG_DATA_HOME/memexplorer/query_history.jsonl``
-(``~/.local/share/memexplorer/`` without XDG_DATA_HOME). A line holds the query
-text, the agent and the store path, nothing else: no results, no node content,
+One JSON object a line in ``$XDG_DATA_HOME/memexplorer/query_history.jsonl`` (the
+console's in ``console_history.jsonl``; ``~/.local/share/memexplorer/`` without
+XDG_DATA_HOME). A line holds the query text, the agent (empty for the console,
+which works on a whole store) and the store path, nothing else: no results, no node content,
 since stores may hold secrets. The file is private (0o600, its folder 0o700), at
 most :data:`HISTORY_LIMIT` lines, and rewritten whole through a temporary file, so
 a crash leaves the old history or the new one, never half of it.
@@ -18,11 +19,19 @@ from pathlib import Path
 
 from memexplorer.engine.exceptions import MemoryError
 
-__all__ = ["HISTORY_LIMIT", "HistoryEntry", "HistoryError", "QueryHistory", "data_folder"]
+__all__ = [
+    "CONSOLE_FILE_NAME",
+    "HISTORY_LIMIT",
+    "HistoryEntry",
+    "HistoryError",
+    "QueryHistory",
+    "data_folder",
+]
 
 #: The newest queries kept; older ones are dropped when a new one is added.
 HISTORY_LIMIT = 500
 FILE_NAME = "query_history.jsonl"
+CONSOLE_FILE_NAME = "console_history.jsonl"
 
 
 class HistoryError(MemoryError):
@@ -60,8 +69,10 @@ def _parse(line: str) -> HistoryEntry | None:
 class QueryHistory:
     """Past queries, oldest first; a repeated query moves to the end."""
 
-    def __init__(self, path: Path | None = None, limit: int = HISTORY_LIMIT) -> None:
-        self.path = path or data_folder() / FILE_NAME
+    def __init__(
+        self, path: Path | None = None, limit: int = HISTORY_LIMIT, *, name: str = FILE_NAME
+    ) -> None:
+        self.path = path or data_folder() / name
         self.limit = limit
 
     def load(self) -> list[HistoryEntry]:

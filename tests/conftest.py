@@ -60,3 +60,11 @@ def _no_user_settings(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     folder = tmp_path / "xdg-config"
     monkeypatch.setenv("XDG_CONFIG_HOME", str(folder))
     return folder
+
+
+@pytest.fixture(autouse=True)
+def _no_user_data(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """No test writes the operator's own histories (see memexplorer.query_history)."""
+    folder = tmp_path / "xdg-data-home"
+    monkeypatch.setenv("XDG_DATA_HOME", str(folder))
+    return folder

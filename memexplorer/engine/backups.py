@@ -353,7 +353,13 @@ def restore_backup(backup_path: str | Path) -> RestoreResult:
     if not store.exists():
         raise StoreNotFoundError(store, "The store this backup came from is not there")
     mode = str(manifest.get("restore_mode", "insert"))
-    if record.engine == "sqlite":
+    if mode == "file":
+        # A whole-store copy (store_backup.py imports this module, hence here).
+        from .store_backup import restore_store_file
+
+        restore_store_file(record, manifest)
+        counts: dict[str, TableRestore] = {}
+    elif record.engine == "sqlite":
         counts = _restore_sqlite(store, tables, mode)
     else:
         counts = _restore_graph(store, tables, mode)

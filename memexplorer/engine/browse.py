@@ -16,7 +16,7 @@ from typing import Any, Literal, Protocol
 
 import pyarrow as pa
 
-from .exceptions import InvalidInputError, StoreError
+from .exceptions import InvalidInputError, StoreError, StoreLockedError
 from .graphdb import KuzuStore, identifier, literal
 from .inspection import AGENT_COLUMNS, open_graph, open_sqlite_readonly
 from .stores import StoreFormat, sniff
@@ -361,12 +361,30 @@ class GraphBrowser:
 _FTS_SHADOW = re.compile(r"_(data|idx|content|docsize|config)$")
 
 
-class SqliteBrowser:
-    """Browse an SQLite store (experiences, flat session memory), read-only."""
+def _open_sqlite_writable(path: Path) -> sqlite3.Connection:
+    """A connection that may write (autocommit), refused while another process holds
+    the store's write lock."""
+    connection = sqlite3.connect(path, timeout=2.0, isolation_level=None,
+                                 check_same_thread=False)  # fmt: skip
+    try:
+        connection.execute("BEGIN IMMEDIATE")
+        connection.execute("ROLLBACK")
+    except sqlite3.OperationalError as exc:
+        connection.close()
+        if "locked" in str(exc) or "busy" in str(exc):
+            raise StoreLockedError(path, "Another process is writing this SQLite store") from None
+        raise StoreError(path, f"SQLite cannot write this store ({exc})") from None
+    return connection
 
-    def __init__(self, path: Path) -> None:
+
+class SqliteBrowser:
+    """Browse an SQLite store (experiences, flat session memory), read-only unless
+    opened ``writable`` (the app's writing mode: the console may then change it)."""
+
+    def __init__(self, path: Path, *, writable: bool = False) -> None:
         self.path = path
-        self.connection = open_sqlite_readonly(path)
+        self.writable = writable
+        self.connection = _open_sqlite_writable(path) if writable else open_sqlite_readonly(path)
         rows = self.connection.execute(
             "SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name"
         ).fetchall()
@@ -467,12 +485,13 @@ class SqliteBrowser:
         self.connection.close()
 
 
-def open_browser(path: str | Path | StoreFormat) -> StoreBrowser:
-    """Open any store the engine can read, read-only, for browsing."""
+def open_browser(path: str | Path | StoreFormat, *, writable: bool = False) -> StoreBrowser:
+    """Open any store the engine can read for browsing: read-only, unless ``writable``
+    (refused with StoreLockedError while another process holds the store)."""
     fmt = path if isinstance(path, StoreFormat) else sniff(path)
     if fmt.engine == "sqlite":
         try:
-            return SqliteBrowser(fmt.path)
+            return SqliteBrowser(fmt.path, writable=writable)
         except sqlite3.DatabaseError as exc:
             raise StoreError(fmt.path, f"SQLite could not read the store ({exc})") from None
-    return GraphBrowser(open_graph(fmt.path))
+    return GraphBrowser(open_graph(fmt.path, read_only=not writable))

@@ -2,14 +2,17 @@
 against one store, with a row cap and a time limit.
 
 The operator's text runs as written; it is the one place a query is not the
-engine's own. Safety comes from the store, not from parsing the text: the store
-is open read-only, so kuzu (and SQLite) refuse every write, and the error says
-how to ask for writing.
+engine's own. Safety comes from the store first: while it is open read-only,
+kuzu (and SQLite) refuse every write. A store in writing mode is guarded by
+:func:`statement_writes`, a conservative reading of the text: anything it cannot
+prove read-only counts as a write, which :func:`run_console_query` runs only
+when the caller says the operator confirmed it (``allow_write``).
 """
 
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import time
 from dataclasses import dataclass
@@ -21,10 +24,68 @@ from .browse import GraphBrowser, SqliteBrowser, StoreBrowser
 from .exceptions import InvalidInputError, ReadOnlyStoreError
 from .graphdb import QueryError
 
-__all__ = ["DEFAULT_ROW_CAP", "DEFAULT_TIMEOUT_S", "ConsoleResult", "run_console_query"]
+__all__ = [
+    "DEFAULT_ROW_CAP",
+    "DEFAULT_TIMEOUT_S",
+    "ConsoleResult",
+    "WriteNotConfirmedError",
+    "run_console_query",
+    "statement_writes",
+]
 
 DEFAULT_ROW_CAP = 1_000
 DEFAULT_TIMEOUT_S = 30.0
+
+#: Statements that only read, by their first word; anything else counts as a write.
+_READING_STARTS = {
+    "kuzu": {"MATCH", "OPTIONAL", "RETURN", "WITH", "UNWIND", "CALL", "EXPLAIN", "PROFILE"},
+    "sqlite": {"SELECT", "WITH", "EXPLAIN", "VALUES"},
+}
+#: Words that change a store (or its files, or the session) anywhere in a statement.
+_WRITING_WORDS = {
+    "kuzu": {"CREATE", "MERGE", "SET", "DELETE", "DETACH", "REMOVE", "DROP", "ALTER", "COPY",
+             "LOAD", "INSTALL", "ATTACH", "USE", "IMPORT", "EXPORT", "CHECKPOINT", "BEGIN",
+             "COMMIT", "ROLLBACK", "TRANSACTION"},
+    "sqlite": {"INSERT", "UPDATE", "DELETE", "REPLACE", "CREATE", "DROP", "ALTER", "ATTACH",
+               "DETACH", "VACUUM", "REINDEX", "ANALYZE", "PRAGMA", "BEGIN", "COMMIT",
+               "ROLLBACK", "SAVEPOINT", "RELEASE", "UPSERT"},
+}  # fmt: skip
+#: Kuzu's CALL functions that only read the catalog or settings.
+_READING_CALLS = {"SHOW_TABLES", "TABLE_INFO", "SHOW_CONNECTION", "DB_VERSION",
+                  "CURRENT_SETTING", "SHOW_FUNCTIONS", "SHOW_INDEXES", "SHOW_WARNINGS",
+                  "SHOW_SEQUENCES", "SHOW_MACROS", "SHOW_ATTACHED_DATABASES"}  # fmt: skip
+#: String literals, quoted names and comments (per dialect): blanked before reading.
+_STRINGS = r"'(?:[^'\\]|\\.|'')*'|\"(?:[^\"\\]|\\.)*\"|`[^`]*`|/\*.*?\*/"
+_QUOTED = {
+    "kuzu": re.compile(_STRINGS + r"|//[^\n]*", re.DOTALL),
+    "sqlite": re.compile(_STRINGS + r"|--[^\n]*|\[[^\]]*\]", re.DOTALL),
+}
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+class WriteNotConfirmedError(ReadOnlyStoreError):
+    title = "Write not confirmed"
+    hint = "Switch the store to writing mode and confirm the statement to run it."
+
+
+def statement_writes(text: str, engine: str) -> bool:
+    """Whether the statement may change the store: True unless it is provably a read.
+
+    Conservative on purpose: several statements, an unknown first word, a write
+    keyword anywhere outside quotes, or a CALL of a function not known to only
+    read all count as writes.
+    """
+    dialect = "sqlite" if engine == "sqlite" else "kuzu"
+    bare = _QUOTED[dialect].sub(" ", text.strip().rstrip(";").strip()).strip().rstrip(";")
+    if ";" in bare:
+        return True
+    words = [w.upper() for w in _WORD.findall(bare)]
+    if not words or words[0] not in _READING_STARTS[dialect]:
+        return True
+    if any(word in _WRITING_WORDS[dialect] for word in words):
+        return True
+    calls = [words[i + 1] for i, word in enumerate(words[:-1]) if word == "CALL"]
+    return any(call not in _READING_CALLS for call in calls) or (words[-1] == "CALL")
 
 
 @dataclass(frozen=True)
@@ -66,11 +127,18 @@ def run_console_query(
     *,
     row_cap: int = DEFAULT_ROW_CAP,
     timeout_s: float = DEFAULT_TIMEOUT_S,
+    allow_write: bool = False,
 ) -> ConsoleResult:
-    """Run the operator's query; keep at most ``row_cap`` rows; stop after ``timeout_s``."""
+    """Run the operator's query; keep at most ``row_cap`` rows; stop after ``timeout_s``.
+
+    A statement :func:`statement_writes` counts as a write runs only with
+    ``allow_write`` (the operator confirmed it, after a backup)."""
     text = text.strip().rstrip(";").strip()
     if not text:
         raise InvalidInputError("The query is empty", hint="Type a query, then run it.")
+    engine = "sqlite" if isinstance(browser, SqliteBrowser) else "kuzu"
+    if not allow_write and statement_writes(text, engine):
+        raise WriteNotConfirmedError(browser.path, "This statement may change the store")
     if row_cap <= 0 or timeout_s <= 0:
         raise InvalidInputError(f"row cap and time limit must be positive ({row_cap}, {timeout_s})")
     start = time.perf_counter()

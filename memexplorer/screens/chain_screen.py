@@ -107,7 +107,8 @@ class ChainScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = f"read-only · {self.agent or '(no agent)'} · {self.store}"
+        mode = self.app.browsers.mode(self.store)  # type: ignore[attr-defined]
+        self.sub_title = f"{mode} · {self.agent or '(no agent)'} · {self.store}"
         self.query_one("#chains", DataTable).add_columns("concept", "facts", "last change", "")
         self.loading = True
         self.fetch()

@@ -1,30 +1,43 @@
 """The raw query console: Cypher (SQL for SQLite stores) against one store.
 
-The store stays read-only, so writes are refused by the store itself; results
-land in the fast table, capped; a runaway query stops at the time limit or on
-``escape``. Queries typed here are kept for this session (``ctrl+up/down``).
+Read-only unless the store is in writing mode, and then every statement that may
+write is confirmed and backed up first (console_writes.py); results land in the
+fast table, capped; a runaway query stops at the time limit or on ``escape``.
+Queries run here are kept per store across restarts (``ctrl+up/down``, and the
+history list narrowed by the editor's words, as in the query box).
 """
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
 from rich.text import Text
-from textual import work
+from textual import on, work
 from textual.app import ComposeResult
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Footer, Header, Static, TextArea
 from textual.worker import Worker, WorkerState
 from textual_fastdatatable import DataTable
 
 from memexplorer.app_commands import bindings_for
-from memexplorer.engine.console import DEFAULT_ROW_CAP, ConsoleResult, run_console_query
+from memexplorer.engine.console import (
+    DEFAULT_ROW_CAP,
+    ConsoleResult,
+    run_console_query,
+    statement_writes,
+)
+from memexplorer.query_history import CONSOLE_FILE_NAME, HistoryEntry, QueryHistory
+from memexplorer.widgets.history_list import HistoryList
 
+from .console_writes import ConsoleWrites
 from .error_modal import report_failed_worker
 from .value_modal import ValueModal
+
+#: One writer of the console's history file at a time in this process.
+_HISTORY_LOCK = threading.Lock()
 
 _EXAMPLES = {
     "kuzu": "MATCH (n:SemanticMemory) RETURN n.concept, n.content, n.confidence LIMIT 20",
@@ -32,20 +45,25 @@ _EXAMPLES = {
 }
 
 
-class ConsoleScreen(Screen[None]):
-    """Type a query, run it with ``ctrl+r``; the store is never written."""
+class ConsoleScreen(ConsoleWrites):
+    """Type a query, run it with ``ctrl+r``; writes only in writing mode, confirmed."""
 
     HELP = (
         "A console for your own queries against one store: Cypher for Kuzu stores, SQL "
-        "for SQLite ones. The store is open read-only, so writes are refused. Rows stop at "
-        f"a cap of {DEFAULT_ROW_CAP:,}; **escape** stops a running query."
+        "for SQLite ones. While the store is read-only, statements that may write are "
+        "refused; in writing mode (**f2**, or **w** on the stores screen) each one is "
+        "shown for you to confirm, a copy of the store is saved first, and **f8** undoes "
+        f"it. Rows stop at a cap of {DEFAULT_ROW_CAP:,}; **escape** stops a running query. "
+        "Queries are kept per store across restarts: **ctrl+up/down**, or **f3** for the "
+        "list, narrowed to the queries holding the editor's words."
     )
     COMMAND_SCOPE = "console"
     BINDINGS = bindings_for("console")
     DEFAULT_CSS = """
     ConsoleScreen #editor { height: 8; border: round $primary-darken-2; }
     ConsoleScreen #status { height: 1; padding: 0 1; background: $boost; }
-    ConsoleScreen #results { height: 1fr; }
+    ConsoleScreen #below { height: 1fr; }
+    ConsoleScreen #results { height: 1fr; width: 1fr; }
     ConsoleScreen #results Static { color: $text-muted; padding: 1 2; }
     """
 
@@ -53,37 +71,71 @@ class ConsoleScreen(Screen[None]):
     class Ran(Message):
         result: ConsoleResult
 
-    def __init__(self, store: Path, engine: str) -> None:
+    @dataclass
+    class HistoryLoaded(Message):
+        entries: list[HistoryEntry]
+
+    def __init__(
+        self, store: Path, engine: str, kind: str = "unknown", history: QueryHistory | None = None
+    ) -> None:
         super().__init__()
         self.store = store
         self.engine = engine
+        self.kind = kind
+        self.saved = history or QueryHistory(name=CONSOLE_FILE_NAME)
         self.history: list[str] = []
         self.position = 0
         self.result: ConsoleResult | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
-        editor = TextArea(_EXAMPLES.get(self.engine, ""), id="editor", soft_wrap=True)
-        editor.border_title = f"{'SQL' if self.engine == 'sqlite' else 'Cypher'} · read-only"
-        yield editor
+        yield TextArea(_EXAMPLES.get(self.engine, ""), id="editor", soft_wrap=True)
         yield Static("ctrl+r runs the query", id="status")
-        with Vertical(id="results"):
-            yield Static("No results yet.")
+        with Horizontal(id="below"):
+            with Vertical(id="results"):
+                yield Static("No results yet.")
+            yield HistoryList("", str(self.store), id="history")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = f"read-only console · {self.store}"
+        self.show_mode()
         self.query_one("#editor", TextArea).focus()
+        self.load_history()
+
+    def show_mode(self) -> None:
+        """Headers say whether this store is read-only or open for writing."""
+        mode = self.app.browsers.mode(self.store)  # type: ignore[attr-defined]
+        language = "SQL" if self.engine == "sqlite" else "Cypher"
+        self.query_one("#editor", TextArea).border_title = f"{language} · {mode}"
+        self.sub_title = f"{mode} console · {self.store}"
+
+    # -- writing mode (see console_writes.py) -----------------------------------------------
+    def writing_target(self) -> tuple[Path, str] | None:
+        return self.store, self.engine
+
+    def writing_changed(self, store: Path) -> None:
+        self.touched = True
+        self.show_mode()
 
     # -- running -----------------------------------------------------------------------
     def action_run(self) -> None:
         text = self.query_one("#editor", TextArea).text
-        if text.strip() and (not self.history or self.history[-1] != text):
-            self.history.append(text)
-        self.position = len(self.history) - 1  # the query just run
-        self.query_one("#status", Static).update("running… (escape stops it)")
-        self.query_one("#results").loading = True
+        if not text.strip():
+            return
+        self.remember(text)
+        if statement_writes(text, self.engine):
+            self.ask_to_write(text)
+            return
+        self.starting("running… (escape stops it)")
         self.execute(text)
+
+    def starting(self, status: str) -> None:
+        self.query_one("#status", Static).update(status)
+        self.query_one("#results").loading = True
+
+    def finished(self, status: str | Text) -> None:
+        self.query_one("#results").loading = False
+        self.query_one("#status", Static).update(status)
 
     @work(thread=True, exclusive=True, group="console", exit_on_error=False)
     def execute(self, text: str) -> None:
@@ -91,25 +143,24 @@ class ConsoleScreen(Screen[None]):
         self.post_message(self.Ran(run_console_query(browser, text)))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.worker.group != "console":
-            return
-        if report_failed_worker(event) or event.state == WorkerState.CANCELLED:
-            self.query_one("#results").loading = False
+        failed = report_failed_worker(event)
+        if event.worker.group == "console" and (failed or event.state == WorkerState.CANCELLED):
             note = "stopped" if event.state == WorkerState.CANCELLED else "failed"
-            self.query_one("#status", Static).update(Text(note, style="yellow"))
+            self.finished(Text(note, style="yellow"))
 
-    async def on_console_screen_ran(self, message: Ran) -> None:
-        self.result = message.result
+    def on_console_screen_ran(self, message: Ran) -> None:
+        self.show_result(message.result)
+
+    @work(exclusive=True, group="show")
+    async def show_result(self, result: ConsoleResult) -> None:
+        self.result = result
         results = self.query_one("#results", Vertical)
         await results.remove_children()
-        if message.result.data.num_columns:
-            await results.mount(
-                DataTable(data=message.result.data, max_column_content_width=40, id="grid")
-            )
+        if result.data.num_columns:
+            await results.mount(DataTable(data=result.data, max_column_content_width=40, id="grid"))
         else:
             await results.mount(Static("The query returned no columns."))
-        results.loading = False
-        self.query_one("#status", Static).update(message.result.describe())
+        self.finished(result.describe())
 
     def action_stop(self) -> None:
         running = [w for w in self.workers if w.group == "console" and w.is_running]
@@ -118,9 +169,46 @@ class ConsoleScreen(Screen[None]):
         if running:
             self.app.browsers.interrupt(self.store)  # type: ignore[attr-defined]
         else:
-            self.app.pop_screen()
+            self.dismiss(self.touched)
 
-    # -- history and values --------------------------------------------------------------
+    # -- history -------------------------------------------------------------------------
+    def remember(self, text: str) -> None:
+        if not self.history or self.history[-1] != text:
+            self.history.append(text)
+        self.position = len(self.history) - 1  # the query just run
+        self.save_history(HistoryEntry(text, "", str(self.store)))
+
+    @work(thread=True, exclusive=True, group="history", exit_on_error=False)
+    def load_history(self) -> None:
+        self.post_message(self.HistoryLoaded(self.saved.load()))
+
+    @work(thread=True, group="history-save", exit_on_error=False)
+    def save_history(self, entry: HistoryEntry) -> None:
+        with _HISTORY_LOCK:
+            self.post_message(self.HistoryLoaded(self.saved.add(entry)))
+
+    def on_console_screen_history_loaded(self, message: HistoryLoaded) -> None:
+        listed = self.query_one(HistoryList)
+        listed.set_entries(message.entries)
+        if not self.history:  # restored once, at start; later the session's order wins
+            self.history = [entry.query for entry in listed.entries]
+            self.position = len(self.history)
+
+    @on(TextArea.Changed, "#editor")
+    def narrow_history(self, event: TextArea.Changed) -> None:
+        self.query_one(HistoryList).narrow(event.text_area.text)
+
+    @on(HistoryList.Chosen)
+    def recall_chosen(self, message: HistoryList.Chosen) -> None:
+        """An earlier query back in the editor (not run: it may be a write)."""
+        editor = self.query_one("#editor", TextArea)
+        editor.text = message.entry.query
+        editor.focus()
+
+    def action_focus_history(self) -> None:
+        self.query_one(HistoryList).focus()
+
+    # -- values ----------------------------------------------------------------------------
     def _recall(self, step: int) -> None:
         if not self.history:
             return

@@ -59,7 +59,7 @@ class GraphScreen(Screen[None]):
         return self.query_one(NeighbourhoodGraph)
 
     def on_mount(self) -> None:
-        self.sub_title = f"read-only · {self.ref.store}"
+        self.sub_title = f"{self.app.browsers.mode(self.ref.store)} · {self.ref.store}"  # type: ignore[attr-defined]
         self.load()
 
     def load(self, keep: Box | None = None) -> None:

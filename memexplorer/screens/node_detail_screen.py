@@ -93,7 +93,7 @@ class NodeDetailScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = f"read-only · {self.ref.store}"
+        self.sub_title = f"{self.app.browsers.mode(self.ref.store)} · {self.ref.store}"  # type: ignore[attr-defined]
         self.query_one("#properties", DataTable).add_columns("property", "value")
         self.show(self.ref)
 

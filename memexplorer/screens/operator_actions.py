@@ -225,31 +225,41 @@ class OperatorActions(Screen[None]):
         report_failed_worker(event)
 
     # -- export and import --------------------------------------------------------------
-    def _agent_target(self, what: str) -> tuple[StoreEntry, str] | None:
-        """The hierarchical agent under the tree's cursor (when the tree has the keyboard
-        or no table is open), else the open table's agent."""
+    def _cursor_target(self) -> tuple[StoreEntry, str | None] | None:
+        """What the operator points at: the tree's item when the tree has the keyboard
+        (or no table is open), else the open table's store and agent. The agent is None
+        on a store of several agents: the store itself is meant."""
         tree = self.query_one(StoresTree)
         item = tree.cursor_node.data if tree.cursor_node is not None else None
         source = self.query_one(NodeTable).source
-        if isinstance(item, StoreItem) and len(item.entry.agents) == 1:
-            item = AgentItem(item.entry, next(iter(item.entry.agents)))
-        target = None
-        if isinstance(item, AgentItem | TableItem) and (tree.has_focus or source is None):
-            target = (item.entry, item.agent)
-        elif source is not None:
+        if isinstance(item, StoreItem | AgentItem | TableItem) and (
+            tree.has_focus or source is None
+        ):
+            if isinstance(item, StoreItem):
+                agents = list(item.entry.agents)
+                return item.entry, agents[0] if len(agents) == 1 else None
+            return item.entry, item.agent
+        if source is not None:
             entry = self._entry_for(source.browser.path)
-            target = (entry, source.agent) if entry is not None else None
-        if target is None:
+            return (entry, source.agent) if entry is not None else None
+        return None
+
+    def _agent_target(self, title: str, reason: str) -> tuple[StoreEntry, str] | None:
+        """The hierarchical agent pointed at (see :meth:`_cursor_target`); otherwise say
+        why not ("<store> is a <kind> store: <reason>") and return None."""
+        target = self._cursor_target()
+        if target is None or target[1] is None:
             self.notify("Choose an agent in the stores tree first", severity="warning")
             return None
-        if target[0].kind != "hierarchical":
-            self.notify(f"{target[0].path.name} is a {target[0].kind} store: {what} works on "
-                        "hierarchical agent stores", severity="warning")  # fmt: skip
+        entry, agent = target
+        if entry.kind != "hierarchical":
+            self.notify(f"{entry.path.name} is a {entry.kind} store: {reason}", title=title,
+                        severity="warning")  # fmt: skip
             return None
-        return target
+        return entry, agent
 
     def action_export(self) -> None:
-        target = self._agent_target("export")
+        target = self._agent_target("No export here", "export works on hierarchical agent stores")
         if target is not None:
             self.app.push_screen(ExportModal(target[1], target[0].path), self._exported)
 
@@ -258,7 +268,7 @@ class OperatorActions(Screen[None]):
             self.notify(export_summary(result), title=f"Exported {result.agent}")
 
     def action_import_file(self) -> None:
-        target = self._agent_target("import")
+        target = self._agent_target("No import here", "import works on hierarchical agent stores")
         if target is not None:
             self.app.push_screen(ImportModal(target[1], target[0].path), self._imported)
 

@@ -103,7 +103,8 @@ class QueryScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = f"read-only · {self.agent} · {self.store}"
+        mode = self.app.browsers.mode(self.store)  # type: ignore[attr-defined]
+        self.sub_title = f"{mode} · {self.agent} · {self.store}"
         self._show_settings()
         self.query_one("#query", Input).focus()
         self.load_history()

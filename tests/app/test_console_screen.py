@@ -50,17 +50,17 @@ async def test_run_a_query_and_read_a_value(home):
         assert "n.metadata" in screen.query_one(TextArea).text
 
 
-async def test_writes_are_refused_by_the_store(home):
+async def test_writes_are_refused_while_read_only(home):
     before = checksums(home / OPS)
     app = create_app(home)
     async with app.run_test(size=SIZE) as pilot:
         screen = await _console(pilot)
         await _run(pilot, screen, "MATCH (n:SemanticMemory) DETACH DELETE n")
         assert isinstance(app.screen, ErrorModal)
-        assert "read-only" in app.screen.message
+        assert "read-only" in app.screen.message and "Press w" in app.screen.message
         await pilot.press("escape")
         await settle(pilot)
-        assert str(screen.query_one("#status").render()) == "failed"
+        assert str(screen.query_one("#status").render()).startswith("refused")
     assert checksums(home / OPS) == before
 
 

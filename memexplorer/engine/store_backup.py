@@ -1,0 +1,144 @@
+"""Whole-store backups, for changes no list of rows can describe: an operator's own
+Cypher or SQL write in the console may touch any table, so the store file itself is
+saved before it runs and put back on restore.
+
+The backup is an ordinary backup folder (``backups.py``: manifest, an empty
+``rows.json``, written whole or not at all, listed by ``memexplorer backups``) that
+also holds ``store.<engine>``, a consistent copy of the store taken through the
+app's own read-write handle: kuzu checkpoints first, so the file alone holds every
+committed change; SQLite copies through its online backup API.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import uuid
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from memexplorer import __version__
+
+from .backups import (
+    BACKUP_FORMAT,
+    MANIFEST,
+    ROWS,
+    BackupError,
+    BackupRecord,
+    _fsync_folder,
+    _private_dirs,
+    _record,
+    _write_private,
+    backups_folder,
+)
+from .browse import GraphBrowser, SqliteBrowser, StoreBrowser
+from .exceptions import InvalidInputError
+from .inspection import open_graph
+
+__all__ = ["FILE_MODE", "restore_store_file", "write_store_backup"]
+
+#: The manifest's restore_mode of a whole-store backup.
+FILE_MODE = "file"
+#: Kuzu files written beside a store; a stale one would be replayed over a restored file.
+_KUZU_SIDECARS = (".wal", ".shadow")
+
+
+def _copy_graph(browser: GraphBrowser, target: Path) -> None:
+    graph = browser.graph
+    if graph.read_only:
+        raise InvalidInputError(f"{browser.path} is open read-only: nothing to back up for")
+    graph.execute("CHECKPOINT")
+    shutil.copyfile(browser.path, target, follow_symlinks=False)
+    os.chmod(target, 0o600)
+
+
+def _copy_sqlite(browser: SqliteBrowser, target: Path) -> None:
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    os.close(fd)
+    copy = sqlite3.connect(target)
+    try:
+        browser.connection.backup(copy)
+    finally:
+        copy.close()
+
+
+def write_store_backup(
+    home: str | Path,
+    browser: StoreBrowser,
+    *,
+    action: str,
+    kind: str,
+    selection: dict[str, Any] | None = None,
+) -> BackupRecord:
+    """Save a copy of the whole store ``browser`` has open read-write, before a
+    change. Raises BackupError (nothing saved, nothing changed) when it cannot."""
+    engine = "sqlite" if isinstance(browser, SqliteBrowser) else "kuzu"
+    now = datetime.now(UTC)
+    short = uuid.uuid4().hex[:8]
+    name = f"{now.strftime('%Y%m%dT%H%M%S%fZ')}-{action}-{short}"
+    manifest = {
+        "format": BACKUP_FORMAT, "id": short, "action": action,
+        "store": str(Path(browser.path).absolute()), "kind": kind, "engine": engine,
+        "agents": [], "selection": selection or {}, "counts": {},
+        "restore_mode": FILE_MODE, "file": f"store.{engine}", "created_at": now.isoformat(),
+        "memexplorer_version": __version__,
+    }  # fmt: skip
+    folder = backups_folder(home)
+    staging = folder / f".{name}.tmp"
+    try:
+        _private_dirs(folder)
+        staging.mkdir(mode=0o700)
+        if isinstance(browser, GraphBrowser):
+            _copy_graph(browser, staging / manifest["file"])
+        elif isinstance(browser, SqliteBrowser):
+            _copy_sqlite(browser, staging / manifest["file"])
+        else:
+            raise InvalidInputError(f"Cannot back up {browser.path}")
+        _write_private(staging / ROWS, json.dumps({"tables": []}).encode())
+        _write_private(staging / MANIFEST, json.dumps(manifest, indent=2).encode())
+        _fsync_folder(staging)
+        os.rename(staging, folder / name)
+        _fsync_folder(folder)
+    except (OSError, sqlite3.Error) as exc:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise BackupError(f"Could not copy the store into {folder} ({exc})") from None
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return _record(folder / name, manifest, None)
+
+
+def restore_store_file(record: BackupRecord, manifest: dict[str, Any]) -> None:
+    """Put the saved copy back in place of the store.
+
+    A kuzu store must not be open in this process (the app closes its browser
+    first); opening it read-write here fails with StoreLockedError while another
+    process holds it, and then nothing is changed. SQLite restores through its
+    backup API, in one transaction, under the store's write lock.
+    """
+    saved = record.path / str(manifest.get("file", ""))
+    if not saved.is_file() or saved.parent != record.path:
+        raise BackupError(f"The store copy is missing from {record.path}")
+    store = record.store
+    if record.engine == "sqlite":
+        source, target = sqlite3.connect(saved), sqlite3.connect(store, timeout=2.0)
+        try:
+            source.backup(target)
+        finally:
+            source.close()
+            target.close()
+        return
+    open_graph(store, read_only=False).close()  # refused while another process holds it
+    temporary = store.with_name(f".{store.name}.restore-{uuid.uuid4().hex[:8]}")
+    try:
+        shutil.copyfile(saved, temporary)
+        shutil.copymode(store, temporary)
+        for suffix in _KUZU_SIDECARS:
+            store.with_name(store.name + suffix).unlink(missing_ok=True)
+        os.replace(temporary, store)
+    finally:
+        temporary.unlink(missing_ok=True)
+    _fsync_folder(store.parent)

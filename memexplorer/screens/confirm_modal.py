@@ -1,0 +1,71 @@
+"""Ask before a change: what it is, what guards it, then confirm (y) or cancel
+(escape). Switching a store to writing and a console write both ask here."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.console import RenderableType
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from memexplorer.app_commands import bindings_for
+
+
+class ConfirmModal(ModalScreen[bool | None]):
+    """A question with its details; ``y`` confirms, ``escape`` cancels.
+
+    Dismisses with True once the change is made (subclasses that make it
+    themselves, in a worker, dismiss after it), None when cancelled.
+    """
+
+    HELP = "Read what will happen, then **y** (or the button) to go ahead; **escape** cancels."
+    COMMAND_SCOPE = "confirm"
+    BINDINGS = bindings_for("confirm")
+    DEFAULT_CSS = """
+    ConfirmModal { align: center middle; }
+    ConfirmModal > Vertical {
+        width: 96; height: auto; max-height: 90%; border: thick $warning;
+        background: $surface; padding: 0 1;
+    }
+    ConfirmModal #question { text-style: bold; margin-bottom: 1; }
+    ConfirmModal .detail { margin-bottom: 1; }
+    ConfirmModal #buttons { height: 3; align-horizontal: right; }
+    ConfirmModal Button { margin-left: 2; }
+    """
+
+    def __init__(
+        self, question: str, details: Sequence[RenderableType], confirm_label: str
+    ) -> None:
+        super().__init__()
+        self.question = question
+        self.details = list(details)
+        self.confirm_label = confirm_label
+
+    def compose(self) -> ComposeResult:
+        with Vertical() as box:
+            box.border_title = self.question
+            yield Static(self.question, id="question")
+            for detail in self.details:
+                yield Static(detail, classes="detail")
+            with Horizontal(id="buttons"):
+                yield Button(f"{self.confirm_label} (y)", variant="warning", id="confirm")
+                yield Button("Cancel (esc)", id="cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#cancel", Button).focus()
+
+    @on(Button.Pressed, "#confirm")
+    def action_confirm(self) -> None:
+        self.confirmed()
+
+    @on(Button.Pressed, "#cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    def confirmed(self) -> None:
+        """Go ahead: here, just answer True; a subclass may do the work first."""
+        self.dismiss(True)
