@@ -17,6 +17,7 @@ from typing import Any
 from .exceptions import ImportDataError
 from .graphdb import GraphStore, identifier
 from .hierarchical_schema import loads_json
+from .progress import TaskControl, checkpoint
 
 __all__ = [
     "EDGE_SPECS",
@@ -79,53 +80,77 @@ def _statistics(data: dict[str, Any], version: str) -> dict[str, int]:
     return stats
 
 
-def export_agent(graph: GraphStore, agent_id: str, version: str = "1.1") -> dict[str, Any]:
-    """Every node and edge of ``agent_id`` (edges counted for the agent of their source)."""
+def _semantic_nodes(graph: GraphStore, params: dict[str, Any]) -> list[dict[str, Any]]:
+    rows = graph.rows(
+        """MATCH (m:SemanticMemory) WHERE m.agent_id = $agent
+           RETURN m.memory_id, m.concept, m.content, m.confidence, m.source_id,
+                  m.tags, m.metadata, m.created_at, m.entity_name
+           ORDER BY m.created_at, m.memory_id""",
+        params,
+    )
+    return [
+        {
+            "memory_id": r[0], "concept": r[1] or "", "content": r[2] or "",
+            "confidence": r[3], "source_id": r[4] or "", "tags": loads_json(r[5], []),
+            "metadata": loads_json(r[6], {}), "created_at": r[7] or "",
+            "entity_name": r[8] or "",
+        }
+        for r in rows
+    ]  # fmt: skip
+
+
+def _episodic_nodes(graph: GraphStore, params: dict[str, Any]) -> list[dict[str, Any]]:
+    rows = graph.rows(
+        """MATCH (e:EpisodicMemory) WHERE e.agent_id = $agent
+           RETURN e.memory_id, e.content, e.source_label, e.tags, e.metadata, e.created_at
+           ORDER BY e.created_at, e.memory_id""",
+        params,
+    )
+    return [
+        {
+            "memory_id": r[0], "content": r[1] or "", "source_label": r[2] or "",
+            "tags": loads_json(r[3], []), "metadata": loads_json(r[4], {}),
+            "created_at": r[5] or "",
+        }
+        for r in rows
+    ]  # fmt: skip
+
+
+def export_agent(
+    graph: GraphStore, agent_id: str, version: str = "1.1", control: TaskControl | None = None
+) -> dict[str, Any]:
+    """Every node and edge of ``agent_id`` (edges counted for the agent of their source).
+
+    ``control`` hears of each table as it is read, and may stop the export between them.
+    """
     if version not in FORMAT_VERSIONS:
         raise ImportDataError(f"Unknown export format {version!r}; use 1.0 or 1.1")
+    specs = [spec for spec in EDGE_SPECS if version in spec.versions]
+    tables = ["SemanticMemory", "EpisodicMemory", *(spec.rel for spec in specs)]
+    read = iter(range(len(tables)))
+
+    def reading(table: str) -> None:
+        checkpoint(control, f"reading {table}", next(read), len(tables), "tables")
+
     params = {"agent": agent_id}
+    reading("SemanticMemory")
     exported_at = (
         datetime.now(UTC).replace(tzinfo=None).isoformat() if version == "1.0"
         else str(int(time.time()))
     )  # fmt: skip
+    semantic = _semantic_nodes(graph, params)
+    reading("EpisodicMemory")
+    episodic = _episodic_nodes(graph, params)
     data: dict[str, Any] = {
         "agent_name": agent_id,
         "exported_at": exported_at,
         "format_version": version,
-        "semantic_nodes": [
-            {
-                "memory_id": r[0], "concept": r[1] or "", "content": r[2] or "",
-                "confidence": r[3], "source_id": r[4] or "", "tags": loads_json(r[5], []),
-                "metadata": loads_json(r[6], {}), "created_at": r[7] or "",
-                "entity_name": r[8] or "",
-            }
-            for r in graph.rows(
-                """MATCH (m:SemanticMemory) WHERE m.agent_id = $agent
-                   RETURN m.memory_id, m.concept, m.content, m.confidence, m.source_id,
-                          m.tags, m.metadata, m.created_at, m.entity_name
-                   ORDER BY m.created_at, m.memory_id""",
-                params,
-            )
-        ],
-        "episodic_nodes": [
-            {
-                "memory_id": r[0], "content": r[1] or "", "source_label": r[2] or "",
-                "tags": loads_json(r[3], []), "metadata": loads_json(r[4], {}),
-                "created_at": r[5] or "",
-            }
-            for r in graph.rows(
-                """MATCH (e:EpisodicMemory) WHERE e.agent_id = $agent
-                   RETURN e.memory_id, e.content, e.source_label, e.tags, e.metadata,
-                          e.created_at
-                   ORDER BY e.created_at, e.memory_id""",
-                params,
-            )
-        ],
-    }  # fmt: skip
+        "semantic_nodes": semantic,
+        "episodic_nodes": episodic,
+    }
     present = set(graph.rel_tables())
-    for spec in EDGE_SPECS:
-        if version not in spec.versions:
-            continue
+    for spec in specs:
+        reading(spec.rel)
         data[spec.key] = []
         if spec.rel not in present:
             continue
@@ -364,9 +389,18 @@ def _batches(items: list[dict[str, Any]], size: int = _BATCH) -> list[list[dict[
 
 
 def import_agent(
-    graph: GraphStore, agent_id: str, data: Any, *, merge: bool = False
+    graph: GraphStore,
+    agent_id: str,
+    data: Any,
+    *,
+    merge: bool = False,
+    control: TaskControl | None = None,
 ) -> dict[str, Any]:
-    """Write an export into ``agent_id``; see the module docstring for the guarantees."""
+    """Write an export into ``agent_id``; see the module docstring for the guarantees.
+
+    ``control`` hears of each batch written; a cancel rolls the transaction back.
+    """
+    checkpoint(control, "checking the file")
     problems = _Problems()
     doc = _parse(data, problems)
     problems.raise_if_any()
@@ -404,6 +438,15 @@ def import_agent(
         "edges_by_type": {},
     }
     skip = existing["SemanticMemory"] | existing["EpisodicMemory"]
+    total = sum(len(doc[key]) for key in ("episodic_nodes", "semantic_nodes"))
+    total += sum(len(doc[spec.key]) for spec in EDGE_SPECS)
+    written = 0
+
+    def writing(table: str, count: int) -> None:
+        nonlocal written
+        written += count
+        checkpoint(control, f"writing {table}", written, total)
+
     with graph.transaction():
         if not merge:
             _clear_agent(graph, agent_id)
@@ -421,7 +464,10 @@ def import_agent(
             if rows:
                 order = _table_order(graph, table, set(rows[0]))
                 for batch in _batches(rows, _EDGE_BATCH):
+                    writing(table, 0)
                     _bulk_insert(graph, table, order, batch)
+                    writing(table, len(batch))
+            written += len(doc[key]) - len(fresh)
             result[count_key] = len(fresh)
         for spec in EDGE_SPECS:
             edges = doc[spec.key]
@@ -432,12 +478,15 @@ def import_agent(
                 _table_order(graph, spec.rel, set(names))
             order = ["source_id", "target_id", *[c for c, _ in graph.columns(spec.rel)]]
             for batch in _batches(fresh, _EDGE_BATCH):
+                writing(spec.rel, 0)
                 rows = [
                     {**edge, "metadata": json.dumps(edge["metadata"]) if edge["metadata"] else ""}
                     if "metadata" in edge else edge
                     for edge in batch
                 ]  # fmt: skip
                 _bulk_insert(graph, spec.rel, order, rows)
+                writing(spec.rel, len(batch))
+            written += len(edges) - len(fresh)
             result["edges_imported"] += len(fresh)
             result["edges_by_type"][spec.rel] = len(fresh)
     return result
