@@ -46,8 +46,7 @@ class ConfirmModal(ModalScreen[bool | None]):
         self.confirm_label = confirm_label
 
     def compose(self) -> ComposeResult:
-        with Vertical() as box:
-            box.border_title = self.question
+        with Vertical():
             yield Static(self.question, id="question")
             for detail in self.details:
                 yield Static(detail, classes="detail")

@@ -113,7 +113,8 @@ class WritingToggle(Screen[None]):
         self.app.store_watch.accept([store])  # type: ignore[attr-defined]
         self.writing_changed(store)
         if done:
-            self.notify(f"{store} is open for writing — w switches back to read-only",
+            self.notify(f"{store.parent.name}/{store.name} is open for writing; w (f2 in the "
+                        "console) switches it back to read-only",
                         title="Writing", severity="warning")  # fmt: skip
 
     @work(thread=True, exclusive=True, group="read-only", exit_on_error=False)
@@ -124,4 +125,5 @@ class WritingToggle(Screen[None]):
     def on_read_only_again(self, message: ReadOnlyAgain) -> None:
         self.app.store_watch.accept([message.store])  # type: ignore[attr-defined]
         self.writing_changed(message.store)
-        self.notify(f"{message.store} is read-only again", title="Read-only")
+        store = message.store
+        self.notify(f"{store.parent.name}/{store.name} is read-only again", title="Read-only")

@@ -1,0 +1,29 @@
+"""Snapshots at 120x36 of the two confirms of writing: switching a store to writing,
+and a console write in writing mode (shown, not confirmed)."""
+
+from __future__ import annotations
+
+from conftest import SIZE, keys, settle
+from textual.widgets import TextArea
+
+from memexplorer.app import create_app
+
+WRITE = "MATCH (n:SemanticMemory) WHERE n.concept = 'grafana' SET n.confidence = 0.5"
+
+
+def test_writing_mode_confirm(snap_compare, snapshot_home):
+    app = create_app(snapshot_home)
+    assert snap_compare(app, terminal_size=SIZE, run_before=keys("w"))
+
+
+def test_console_write_confirm(snap_compare, snapshot_home):
+    app = create_app(snapshot_home)
+
+    async def run(pilot):
+        await keys("colon", "f2", "y")(pilot)
+        pilot.app.clear_notifications()
+        pilot.app.screen.query_one(TextArea).text = WRITE
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run)
