@@ -31,6 +31,7 @@ from .knowledge import (
     MemoryClassifier,
 )
 from .names import validate_agent_name
+from .progress import TaskControl
 from .retrieval import Retriever
 from .similarity import compute_similarity
 from .stores import resolve_hierarchical_path
@@ -414,13 +415,20 @@ class HierarchicalMemory:
 
         return export_agent(self.graph, self.agent_name, "1.0")
 
-    def export_graph(self, format_version: str = "1.1") -> dict[str, Any]:
-        """The agent's graph in transfer format 1.1 (seed 002), with TRANSITIONED_TO."""
+    def export_graph(
+        self, format_version: str = "1.1", *, control: TaskControl | None = None
+    ) -> dict[str, Any]:
+        """The agent's graph in transfer format 1.1 (seed 002), with TRANSITIONED_TO.
+
+        ``control`` (memexplorer's addition) hears of each table read and can cancel.
+        """
         from .hierarchical_transfer import export_agent
 
-        return export_agent(self.graph, self.agent_name, format_version)
+        return export_agent(self.graph, self.agent_name, format_version, control)
 
-    def import_from_json(self, data: dict[str, Any], merge: bool = False) -> dict[str, Any]:
+    def import_from_json(
+        self, data: dict[str, Any], merge: bool = False, *, control: TaskControl | None = None
+    ) -> dict[str, Any]:
         """Import a format 1.0 or 1.1 export into this agent, atomically.
 
         The caller's agent name is the only partition key; the file's
@@ -429,13 +437,14 @@ class HierarchicalMemory:
         One kuzu transaction: a failed import changes nothing. A process killed
         while kuzu commits may still lose the import's rows (kuzu 0.11 writes
         COPY data outside its log); ``transfer.import_agent_store`` is safe
-        against that too, and is what the CLI uses.
+        against that too, and is what the CLI uses. ``control`` (memexplorer's
+        addition) reports progress and can cancel before the commit.
         """
         from .hierarchical_transfer import import_agent, precheck_import
 
         precheck_import(data, merge=merge)
         graph = self._writable()
-        result = import_agent(graph, self.agent_name, data, merge=merge)
+        result = import_agent(graph, self.agent_name, data, merge=merge, control=control)
         self._recent = None
         self._temporal = TemporalIndex(graph, self.agent_name)
         return result

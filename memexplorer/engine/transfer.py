@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -24,6 +24,7 @@ from .hierarchical_memory import HierarchicalMemory
 from .hierarchical_transfer import precheck_import
 from .inspection import SPEC_TABLES
 from .names import validate_agent_name
+from .progress import TaskControl, checkpoint
 from .stores import require_kuzu_readable, resolve_hierarchical_path, sniff
 
 __all__ = [
@@ -43,6 +44,8 @@ FORMATS: dict[str, Format] = {"json": "json", "raw-db": "raw-db", "kuzu": "raw-d
 #: Larger JSON files are refused before they are read (seed 002).
 MAX_IMPORT_BYTES = 500 * 1024 * 1024
 _SIDECARS = (".wal", ".shadow")
+#: Encoder pieces per write (and per cancel checkpoint): a few hundred KB of JSON.
+_CHUNKS_PER_WRITE = 20_000
 _STAT_KEYS = {
     "semantic_node_count": "SemanticMemory",
     "episodic_node_count": "EpisodicMemory",
@@ -152,15 +155,27 @@ def _reject_symlink(path: Path, what: str) -> None:
         )
 
 
-def _write_atomically(target: Path, payload: bytes) -> None:
+def _write_atomically(
+    target: Path, chunks: Iterable[str], control: TaskControl | None = None
+) -> None:
+    """Write text to a temporary file and rename it over ``target``: the file is
+    whole or absent, and a cancel (checked as the text is written) leaves it absent."""
     _make_private_dirs(target.parent)
     temporary = target.with_name(target.name + ".tmp")
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(payload)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            written, pending = 0, []
+            for chunk in chunks:
+                pending.append(chunk)
+                if len(pending) == _CHUNKS_PER_WRITE:
+                    written += handle.write("".join(pending))
+                    pending.clear()
+                    checkpoint(control, "writing the file", written, None, "characters")
+            handle.write("".join(pending))
             handle.flush()
             os.fsync(handle.fileno())
+        checkpoint(control, "putting the file in place")
         os.replace(temporary, target)
     except BaseException:
         temporary.unlink(missing_ok=True)
@@ -246,8 +261,12 @@ def export_agent_store(
     format: str = "json",
     storage_path: str | Path | None = None,
     home: str | Path | None = None,
+    control: TaskControl | None = None,
 ) -> ExportResult:
-    """Write the agent's graph to ``output`` (format 1.1 JSON, or a copy of the store)."""
+    """Write the agent's graph to ``output`` (format 1.1 JSON, or a copy of the store).
+
+    ``control`` hears of each stage and may cancel until the file is put in place.
+    """
     kind = transfer_format(format)
     notes = transfer_backend()
     store = hierarchical_store_path(agent, storage_path=storage_path, home=home)
@@ -261,14 +280,16 @@ def export_agent_store(
     _reject_symlink(store, "The store")
     if kind == "json":
         with HierarchicalMemory(agent, store, mode="read") as memory:
-            data = memory.export_graph("1.1")
+            data = memory.export_graph("1.1", control=control)
         counts = _counts_of(data)
         if not counts["SemanticMemory"] and not counts["EpisodicMemory"]:
             raise InvalidInputError(
                 f"Agent {agent!r} has no memories in {store}; nothing was written",
                 hint="Check the agent name (memexplorer stats lists the agents of a store).",
             )
-        _write_atomically(target, json.dumps(data, indent=2).encode())
+        # Encoded piece by piece as it is written: the same text as json.dumps(indent=2),
+        # with checkpoints along the way and no second copy of a large export in memory.
+        _write_atomically(target, json.JSONEncoder(indent=2).iterencode(data), control)
         return ExportResult(agent, kind, store, target, target.stat().st_size, counts, notes)
     warnings: list[str] = list(notes)
     _make_private_dirs(target.parent)
@@ -334,12 +355,14 @@ def import_agent_store(
     merge: bool = False,
     storage_path: str | Path | None = None,
     home: str | Path | None = None,
+    control: TaskControl | None = None,
 ) -> ImportResult:
     """Bring an export (or a whole store file) into the agent's store.
 
     The caller's ``agent`` is the only partition key: the file's agent_name is
     never used. Without merge the agent's data is replaced atomically; with it,
-    ids that exist already are skipped and counted.
+    ids that exist already are skipped and counted. ``control`` hears of each
+    stage and may cancel until the new store replaces the old one.
     """
     kind = transfer_format(format)
     notes = transfer_backend()
@@ -360,10 +383,11 @@ def import_agent_store(
                 f"{source} is a folder, not a JSON export",
                 hint="Use --format raw-db to import a store folder.",
             )
+        checkpoint(control, "reading the file")
         data = _read_export(source)
         precheck_import(data, merge=merge)  # bad files never create or open a store
         _make_private_dirs(store.parent)
-        result = _staged_import(agent, store, data, merge)
+        result = _staged_import(agent, store, data, merge, control)
         _secure_new_store(store, existed)
         counts = {
             "SemanticMemory": result["semantic_nodes_imported"],
@@ -393,7 +417,9 @@ def _checkpoint_pending_log(store: Path) -> None:
         open_kuzu(store, read_only=False).close()
 
 
-def _staged_import(agent: str, store: Path, data: dict[str, Any], merge: bool) -> dict[str, Any]:
+def _staged_import(
+    agent: str, store: Path, data: dict[str, Any], merge: bool, control: TaskControl | None
+) -> dict[str, Any]:
     """Import into a copy of the store, then rename the copy over it.
 
     Kuzu 0.11 writes COPY data outside its log: a process killed while
@@ -414,14 +440,17 @@ def _staged_import(agent: str, store: Path, data: dict[str, Any], merge: bool) -
             # rather than deleting every row of a copy (kuzu deletes slowly:
             # 111 s against 29 s for 100k facts with their edges).
             if merge or not _holds_only(holder, agent):
+                checkpoint(control, "copying the store")
                 shutil.copyfile(store, stage)
         with HierarchicalMemory(agent, stage, mode="write") as memory:
-            result = memory.import_from_json(data, merge=merge)
+            result = memory.import_from_json(data, merge=merge, control=control)
+            checkpoint(control, "saving the new store")
         # Closing checkpointed the copy: it is one self-contained file now.
         if store.exists():
             shutil.copymode(store, stage)
         with open(stage, "rb") as handle:
             os.fsync(handle.fileno())
+        checkpoint(control, "putting the new store in place")
         os.replace(stage, store)
         _fsync_folder(store.parent)
         return result

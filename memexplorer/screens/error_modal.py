@@ -10,13 +10,22 @@ from textual.widgets import Button, Static
 from textual.worker import Worker, WorkerState
 
 from memexplorer.engine.exceptions import MemoryError
+from memexplorer.engine.progress import OperationCancelled
 
 
 def report_failed_worker(event: Worker.StateChanged) -> bool:
-    """Send a worker's error to the app's error modal; True if there was one."""
-    if event.state != WorkerState.ERROR or event.worker.error is None:
+    """Send a worker's error to the app's error modal; True if there was one.
+
+    A cancel the operator asked for is no error: it gets a notification.
+    """
+    error = event.worker.error
+    if event.state != WorkerState.ERROR or error is None:
         return False
-    event.worker.node.app.show_error(event.worker.error)  # type: ignore[attr-defined]
+    app = event.worker.node.app
+    if isinstance(error, OperationCancelled):
+        app.notify(f"{error.message}. {error.hint}", title=error.title)
+    else:
+        app.show_error(error)  # type: ignore[attr-defined]
     return True
 
 

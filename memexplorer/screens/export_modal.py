@@ -16,7 +16,10 @@ from textual.widgets import Button, Input, RadioButton, RadioSet, Static
 from textual.worker import Worker
 
 from memexplorer.app_commands import bindings_for
+from memexplorer.engine.progress import OperationCancelled, ProgressStep, TaskControl
 from memexplorer.engine.transfer import ExportResult, export_agent_store
+from memexplorer.widgets.path_suggester import PathSuggester
+from memexplorer.widgets.task_progress import TaskProgress
 
 from .error_modal import report_failed_worker
 
@@ -35,9 +38,10 @@ class ExportModal(ModalScreen[ExportResult | None]):
     HELP = (
         "Write the agent's memory to a file: **json** is the transfer format 1.1 (every "
         "node and edge, readable by `memexplorer import` and the reference library), "
-        "**raw-db** a copy of the whole store file. **ctrl+s** (or the Export button, or "
-        "enter in the path) starts; **escape** closes without writing. The file is written "
-        "whole or not at all."
+        "**raw-db** a copy of the whole store file. The path completes as you type (**right** "
+        "takes the suggestion). **ctrl+s** (or the Export button, or enter in the path) "
+        "starts; the bar shows each table read and the file written. **escape** closes "
+        "without writing, or cancels a running export: the file is written whole or not at all."
     )
     COMMAND_SCOPE = "export"
     BINDINGS = bindings_for("export")
@@ -57,13 +61,18 @@ class ExportModal(ModalScreen[ExportResult | None]):
         modal: ExportModal
         result: ExportResult
 
+    @dataclass
+    class Progressed(Message):
+        modal: ExportModal
+        step: ProgressStep
+
     def __init__(self, agent: str, store: Path, *, today: date | None = None) -> None:
         super().__init__()
         self.agent = agent
         self.store = store
         self.today = today
         self.format = "json"
-        self.running = False
+        self.control: TaskControl | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
@@ -72,8 +81,12 @@ class ExportModal(ModalScreen[ExportResult | None]):
             with RadioSet(id="format"):
                 yield RadioButton("json (transfer format 1.1)", value=True, id="json")
                 yield RadioButton("raw-db (a copy of the store file)", id="raw-db")
-            yield Input(default_output(self.agent, today=self.today), id="output")
+            yield Input(
+                default_output(self.agent, today=self.today), id="output",
+                suggester=PathSuggester(),
+            )  # fmt: skip
             yield Static("Nothing is written until you export.", id="note", markup=False)
+            yield TaskProgress()
             with Horizontal(id="buttons"):
                 yield Button("Export (ctrl+s)", variant="primary", id="start")
                 yield Button("Cancel (esc)", id="cancel")
@@ -98,34 +111,53 @@ class ExportModal(ModalScreen[ExportResult | None]):
     def cancel_pressed(self) -> None:
         self.action_cancel()
 
+    @property
+    def running(self) -> bool:
+        return self.control is not None
+
     def action_start(self) -> None:
         output = self.query_one("#output", Input).value.strip()
         if self.running or not output:
             return
-        self.running = True
-        self.query_one("#note", Static).update(f"Exporting to {output}…")
-        self.query_one(Vertical).loading = True
+        self.control = TaskControl(lambda step: self.post_message(self.Progressed(self, step)))
+        self.query_one("#note", Static).update(f"Exporting to {output}… (escape cancels)")
+        for widget in (*self.query(RadioSet), *self.query(Input), self.query_one("#start")):
+            widget.disabled = True
         # kuzu keeps one database per file per process: the app's read-only copy goes.
         self.app.browsers.forget(self.store)  # type: ignore[attr-defined]
-        self.export(Path(output).expanduser(), self.format)
+        self.export(Path(output).expanduser(), self.format, self.control)
 
     @work(thread=True, exclusive=True, group="export", exit_on_error=False)
-    def export(self, output: Path, fmt: str) -> None:
-        result = export_agent_store(self.agent, output, format=fmt, storage_path=self.store)
+    def export(self, output: Path, fmt: str, control: TaskControl) -> None:
+        result = export_agent_store(
+            self.agent, output, format=fmt, storage_path=self.store, control=control
+        )
         self.post_message(self.Exported(self, result))
+
+    def on_export_modal_progressed(self, message: Progressed) -> None:
+        self.query_one(TaskProgress).show(message.step)
 
     def on_export_modal_exported(self, message: Exported) -> None:
         self.dismiss(message.result)
 
     def action_cancel(self) -> None:
-        if not self.running:  # once started, the file is written whole or not at all
+        if self.control is None:
             self.dismiss(None)
+        elif not self.control.cancelled:
+            self.control.cancel()  # the worker stops at its next checkpoint
+            self.query_one("#note", Static).update("Cancelling…")
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if report_failed_worker(event):
-            self.running = False
-            self.query_one(Vertical).loading = False
-            self.query_one("#note", Static).update("Nothing was written (see the error).")
+            cancelled = isinstance(event.worker.error, OperationCancelled)
+            self.control = None
+            for widget in (*self.query(RadioSet), *self.query(Input), self.query_one("#start")):
+                widget.disabled = False
+            self.query_one(TaskProgress).stop(
+                "Cancelled: nothing was written." if cancelled
+                else "Nothing was written (see the error)."
+            )  # fmt: skip
+            self.query_one("#note", Static).update("Nothing is written until you export.")
 
 
 def export_summary(result: ExportResult) -> str:

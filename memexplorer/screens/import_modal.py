@@ -19,7 +19,10 @@ from memexplorer.app_commands import bindings_for
 from memexplorer.engine.exceptions import ImportDataError
 from memexplorer.engine.graphdb import identifier
 from memexplorer.engine.hierarchical_transfer import validate_export
+from memexplorer.engine.progress import OperationCancelled, ProgressStep, TaskControl
 from memexplorer.engine.transfer import MAX_IMPORT_BYTES, ImportResult, import_agent_store
+from memexplorer.widgets.path_suggester import PathSuggester
+from memexplorer.widgets.task_progress import TaskProgress
 
 from .error_modal import report_failed_worker
 
@@ -71,7 +74,10 @@ class ImportModal(ModalScreen[ImportResult | None]):
         "and press enter (or **ctrl+o**) for a preview: rows per list in the file, and how "
         "many of its ids the store has already. **ctrl+t** switches between *replace* (the "
         "agent's memory becomes the file's) and *merge* (ids already there are skipped). "
-        "**ctrl+s** imports; **escape** closes without changing anything."
+        "The path completes as you type (**right** takes the suggestion). **ctrl+s** "
+        "imports, with a bar of the rows written; **escape** closes without changing "
+        "anything, or cancels a running import: the new store replaces the old one last, "
+        "so a cancelled import changes nothing."
     )
     COMMAND_SCOPE = "import"
     BINDINGS = bindings_for("import")
@@ -97,6 +103,11 @@ class ImportModal(ModalScreen[ImportResult | None]):
         modal: ImportModal
         result: ImportResult
 
+    @dataclass
+    class Progressed(Message):
+        modal: ImportModal
+        step: ProgressStep
+
     def __init__(self, agent: str, store: Path, source: str = "") -> None:
         super().__init__()
         self.agent = agent
@@ -104,16 +115,17 @@ class ImportModal(ModalScreen[ImportResult | None]):
         self.source = source
         self.merge = False
         self.preview: ImportPreview | None = None
-        self.running = False
+        self.control: TaskControl | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
             box.border_title = f"Import into {self.agent}"
             yield Static(f"Into {self.store}", markup=False)
             yield Input(self.source, placeholder="a JSON export file; enter previews it",
-                        id="source")  # fmt: skip
+                        id="source", suggester=PathSuggester())  # fmt: skip
             yield DataTable(id="counts", cursor_type="none", zebra_stripes=True)
             yield Static("Nothing is written until you import.", id="change", markup=False)
+            yield TaskProgress()
             with Horizontal(id="buttons"):
                 yield Button("Import (ctrl+s)", variant="warning", id="confirm", disabled=True)
                 yield Button("Cancel (esc)", id="cancel")
@@ -173,20 +185,33 @@ class ImportModal(ModalScreen[ImportResult | None]):
         self.merge = not self.merge
         self._describe_change()
 
+    @property
+    def running(self) -> bool:
+        return self.control is not None
+
+    def _lock_inputs(self, locked: bool) -> None:
+        self.query_one("#source", Input).disabled = locked
+        self.query_one("#confirm", Button).disabled = locked
+
     def action_confirm(self) -> None:
         if self.preview is None or self.running:
             return
-        self.running = True
-        self.query_one("#change", Static).update("Importing…")
-        self.query_one(Vertical).loading = True
+        self.control = TaskControl(lambda step: self.post_message(self.Progressed(self, step)))
+        self.query_one("#change", Static).update("Importing… (escape cancels)")
+        self._lock_inputs(True)
         # kuzu keeps one database per file per process: the app's read-only copy goes.
         self.app.browsers.forget(self.store)  # type: ignore[attr-defined]
-        self.run_import(self.preview.source, self.merge)
+        self.run_import(self.preview.source, self.merge, self.control)
 
     @work(thread=True, exclusive=True, group="import", exit_on_error=False)
-    def run_import(self, source: Path, merge: bool) -> None:
-        result = import_agent_store(self.agent, source, merge=merge, storage_path=self.store)
+    def run_import(self, source: Path, merge: bool, control: TaskControl) -> None:
+        result = import_agent_store(
+            self.agent, source, merge=merge, storage_path=self.store, control=control
+        )
         self.post_message(self.Imported(self, result))
+
+    def on_import_modal_progressed(self, message: Progressed) -> None:
+        self.query_one(TaskProgress).show(message.step)
 
     def on_import_modal_imported(self, message: Imported) -> None:
         self.dismiss(message.result)
@@ -200,14 +225,22 @@ class ImportModal(ModalScreen[ImportResult | None]):
         self.action_cancel()
 
     def action_cancel(self) -> None:
-        if not self.running:
+        if self.control is None:
             self.dismiss(None)
+        elif not self.control.cancelled:
+            self.control.cancel()  # the worker stops at its next checkpoint
+            self.query_one("#change", Static).update("Cancelling…")
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if report_failed_worker(event) and event.worker.group == "import":
-            self.running = False
-            self.query_one(Vertical).loading = False
-            self.query_one("#change", Static).update("Nothing was imported (see the error).")
+            cancelled = isinstance(event.worker.error, OperationCancelled)
+            self.control = None
+            self._lock_inputs(False)
+            self.query_one(TaskProgress).stop(
+                "Cancelled: nothing was imported." if cancelled
+                else "Nothing was imported (see the error)."
+            )  # fmt: skip
+            self._describe_change()
 
 
 def import_summary(result: ImportResult) -> str:

@@ -1,0 +1,47 @@
+"""A long engine call's progress: the stage, a bar, and how far it got."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import ProgressBar, Static
+
+from memexplorer.engine.progress import ProgressStep
+
+
+def describe_step(step: ProgressStep) -> str:
+    """``writing SemanticMemory: 1,200 of 84,000 rows`` or ``writing the file: 3.1 MB``."""
+    if step.unit == "characters":
+        return f"{step.stage}: {step.done / 1_000_000:.1f} MB"
+    if step.total:
+        return f"{step.stage}: {step.done:,} of {step.total:,} {step.unit}"
+    return f"{step.stage}…"
+
+
+class TaskProgress(Vertical):
+    """Hidden until the first step; then the stage above a bar (pulsing when the
+    total is unknown). ``show`` is called from the screen's message handler."""
+
+    DEFAULT_CSS = """
+    TaskProgress { height: auto; display: none; margin-top: 1; }
+    TaskProgress.-running { display: block; }
+    TaskProgress #stage { color: $text-muted; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="stage", markup=False)
+        yield ProgressBar(total=None, show_eta=False, id="bar")
+
+    def show(self, step: ProgressStep) -> None:
+        self.add_class("-running")
+        self.query_one("#stage", Static).update(describe_step(step))
+        bar = self.query_one("#bar", ProgressBar)
+        if step.total and step.unit != "characters":
+            bar.update(total=step.total, progress=step.done)
+        else:
+            bar.update(total=None)
+
+    def stop(self, text: str) -> None:
+        """Keep the last words (``Cancelled: nothing was written``) and drop the bar."""
+        self.query_one("#stage", Static).update(text)
+        self.query_one("#bar", ProgressBar).display = False
