@@ -80,6 +80,8 @@ SCENES: dict[str, Scene] = {
     "06-cognitive-table": scene(lambda p: open_table(p, "cognitive", "ProspectiveMemory")),
     "07-experience-table": scene(lambda p: open_table(p, "experience", "experiences")),
     "08-help": scene(keys("f1")),
+    "10-writing-confirm": scene(keys("w")),
+    "09-credential-audit": scene(keys("a")),
 }
 
 

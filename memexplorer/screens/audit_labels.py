@@ -13,7 +13,7 @@ from .node_detail_screen import NodeRef
 #: What s sorts by, in turn; each keeps the findings of one store together after it.
 SORTS = ("store", "kind", "agent", "table")
 #: Widths of the store and preview cells; the line under the table shows both whole.
-_STORE, _PREVIEW = 26, 32
+_STORE, _PREVIEW = 26, 29
 _MARKER = re.compile(r"\[[a-z0-9_]+:[^\]]*\]")
 
 

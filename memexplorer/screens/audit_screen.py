@@ -227,7 +227,8 @@ class AuditScreen(Screen[None]):
                         severity="warning")  # fmt: skip
             return
         changes = plan_changes(chosen, self.report.findings, self.homes(chosen))
-        self.app.push_screen(RedactModal(changes, self.root),
+        labels = store_labels({f.store for f in self.report.findings}, self.root)
+        self.app.push_screen(RedactModal(changes, labels),
                              lambda ok: self.confirmed(chosen) if ok else None)  # fmt: skip
 
     def confirmed(self, chosen: list[AuditFinding]) -> None:

@@ -20,7 +20,6 @@ from textual.widgets import Button, DataTable, Static
 
 from memexplorer.app_commands import bindings_for
 from memexplorer.engine.audit import AuditFinding, FindingLocation, iter_locations
-from memexplorer.store_watch import store_place
 
 
 @dataclass(frozen=True)
@@ -84,10 +83,11 @@ class RedactModal(ModalScreen[bool]):
     RedactModal Button { margin-left: 2; }
     """
 
-    def __init__(self, changes: list[PlannedChange], root: Path) -> None:
+    def __init__(self, changes: list[PlannedChange], labels: dict[str, str]) -> None:
+        """``labels`` names each store as the audit screen does (by its path)."""
         super().__init__()
         self.changes = changes
-        self.root = root
+        self.labels = labels
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
@@ -117,8 +117,8 @@ class RedactModal(ModalScreen[bool]):
         for change in self.changes:
             where = change.location
             key = change.row_key if change.redacted else f"{change.row_key} (edge: kept)"
-            cells = (store_place(where.path, self.root), where.table, key, where.column,
-                     ", ".join(change.kinds))  # fmt: skip
+            store = self.labels.get(str(where.path), str(where.path))
+            cells = (store, where.table, key, where.column, ", ".join(change.kinds))
             table.add_row(*(Text(cell) for cell in cells))
         self.query_one("#confirm", Button).disabled = not any(c.redacted for c in self.changes)
         table.focus()
