@@ -27,7 +27,7 @@ from pathlib import Path
 from memexplorer.browsers import BrowserPool
 from memexplorer.engine.browse import GraphBrowser
 from memexplorer.engine.exceptions import MemoryError
-from memexplorer.engine.graphdb import KuzuStore
+from memexplorer.engine.graph_store import GraphStore
 from memexplorer.engine.hierarchical_memory import HierarchicalMemory
 from memexplorer.engine.names import validate_agent_name
 
@@ -45,16 +45,16 @@ class NotHierarchicalError(MemoryError):
 class BorrowedMemory(HierarchicalMemory):
     """A read-only HierarchicalMemory on a store opened (and closed) by someone else."""
 
-    def __init__(self, agent_name: str, graph: KuzuStore) -> None:
+    def __init__(self, agent_name: str, graph: GraphStore) -> None:
         # The parent's __init__ is skipped on purpose: it would open the file again.
         self.agent_name = validate_agent_name(agent_name)
         self.db_path = graph.path
         self.mode = "read"
-        self._borrowed: KuzuStore | None = graph
+        self._borrowed: GraphStore | None = graph
         self._borrowed_rels: set[str] | None = None
 
     @property
-    def graph(self) -> KuzuStore:
+    def graph(self) -> GraphStore:
         if self._borrowed is None:
             raise NotHierarchicalError("This memory has been closed")
         return self._borrowed

@@ -27,11 +27,10 @@ from typing import Any, Literal
 from memexplorer import __version__
 
 from .exceptions import InvalidInputError, MemoryError, StoreLockedError, StoreNotFoundError
+from .graph_open import open_graph_store
 from .graph_rows import insert_edges, insert_nodes, replace_nodes
-from .graphdb import KuzuStore
 from .saved_rows import SavedTable
 from .sqlite_rows import insert_rows, rebuild_fts, replace_rows
-from .stores import require_kuzu_readable, sniff
 
 __all__ = [
     "BACKUP_FORMAT",
@@ -296,9 +295,8 @@ def read_backup(path: str | Path) -> tuple[BackupRecord, list[SavedTable]]:
 
 
 def _restore_graph(store: Path, tables: list[SavedTable], mode: str) -> dict[str, TableRestore]:
-    require_kuzu_readable(sniff(store))
     out: dict[str, TableRestore] = {}
-    with KuzuStore(store, read_only=False) as graph, graph.transaction():
+    with open_graph_store(store, read_only=False) as graph, graph.transaction():
         for saved in (t for t in tables if t.kind == "node"):
             if mode == "replace":
                 replaced, inserted = replace_nodes(graph, saved)

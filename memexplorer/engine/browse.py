@@ -17,7 +17,7 @@ from typing import Any, Literal, Protocol
 import pyarrow as pa
 
 from .exceptions import InvalidInputError, StoreError, StoreLockedError
-from .graphdb import KuzuStore, identifier, literal
+from .graphdb import GraphStore, identifier, literal
 from .inspection import AGENT_COLUMNS, open_graph, open_sqlite_readonly
 from .stores import StoreFormat, sniff
 
@@ -172,7 +172,7 @@ class GraphBrowser:
     """Browse a Kuzu store, read-only. Node tables are filtered by their agent
     column; rel tables by the agent of the edge's source node."""
 
-    def __init__(self, graph: KuzuStore) -> None:
+    def __init__(self, graph: GraphStore) -> None:
         self.graph = graph
         self.path = graph.path
         self._node_tables = graph.node_tables()

@@ -24,9 +24,10 @@ from .clean_plan import SAMPLE_SIZE, Plan
 from .clean_selection import Selection
 from .clean_sqlite import delete_sqlite_plan, plan_sqlite, save_sqlite_plan
 from .exceptions import InvalidInputError, StoreLockedError
-from .graphdb import GraphStore, KuzuStore
+from .graph_open import open_graph_store, require_graph_readable
+from .graphdb import GraphStore
 from .inspection import detect_kind, open_sqlite_readonly
-from .stores import require_kuzu_readable, resolve_hierarchical_path, sniff
+from .stores import resolve_hierarchical_path, sniff
 
 __all__ = [
     "CleanPreview",
@@ -120,7 +121,7 @@ def clean_target(
         fmt = sniff(path)
         engine: Engine = "sqlite" if fmt.engine == "sqlite" else "kuzu"
         if fmt.engine != "sqlite":
-            require_kuzu_readable(fmt)
+            require_graph_readable(fmt)
         if backend is not None:
             wanted = parse_backend(backend)
             if (wanted == "sqlite") != (engine == "sqlite"):
@@ -133,7 +134,7 @@ def clean_target(
     path = resolution.path
     fmt = sniff(path)
     if resolution.backend == "graph-db":
-        require_kuzu_readable(fmt)
+        require_graph_readable(fmt)
     engine = "sqlite" if resolution.backend == "sqlite" else "kuzu"
     if (fmt.engine == "sqlite") != (engine == "sqlite"):
         raise InvalidInputError(f"{path} is {fmt.label}, not a {resolution.backend} flat store")
@@ -192,7 +193,7 @@ def preview_clean(
         finally:
             db.close()
         return _preview(target, kind, selection, plan)
-    with KuzuStore(target.path, read_only=True) as graph:
+    with open_graph_store(target.path, read_only=True) as graph:
         kind = _graph_kind(graph)
         _require_cleanable(target.path, kind)
         plan = plan_graph(graph, kind, selection, now, sample_size)
@@ -242,7 +243,7 @@ def clean_store(
                 )
                 delete_sqlite_plan(db, plan)
         return CleanResult(_preview(target, kind, selection, plan), backup)
-    with KuzuStore(target.path, read_only=False) as graph:
+    with open_graph_store(target.path, read_only=False) as graph:
         kind = _graph_kind(graph)
         _require_cleanable(target.path, kind)
         plan = plan_graph(graph, kind, selection, now, sample_size)

@@ -15,6 +15,7 @@ __all__ = [
     "AgentNameError",
     "CorruptStoreError",
     "EngineError",
+    "EngineWorkerError",
     "ExperienceNotFoundError",
     "ImportDataError",
     "InvalidExperienceError",
@@ -30,6 +31,7 @@ __all__ = [
     "StoreLockedError",
     "StoreNotFoundError",
     "StorePermissionError",
+    "StoreUpgradeRequired",
     "UnsupportedEngineError",
 ]
 
@@ -117,6 +119,28 @@ class CorruptStoreError(StoreError):
 
 class UnsupportedEngineError(StoreError):
     title = "Store needs another engine"
+
+
+class StoreUpgradeRequired(StoreError):
+    """Opening for writing would rewrite the store in a newer storage version,
+    which the release that wrote it could no longer open."""
+
+    title = "Writing would upgrade the store"
+
+    def __init__(
+        self, path: str | Path, message: str, *, found: int, installed: int, hint: str | None = None
+    ) -> None:
+        self.found = found
+        self.installed = installed
+        super().__init__(path, message, hint=hint)
+
+
+class EngineWorkerError(StoreError):
+    title = "Database process stopped"
+    hint = (
+        "The process that serves this store stopped. Calls that had finished are "
+        "kept; open the store again to go on."
+    )
 
 
 class StoreLockedError(StoreError):

@@ -32,7 +32,8 @@ from .flat_model import (
     utc_now,
 )
 from .flat_target import require_flat_target
-from .graphdb import GraphStore, KuzuStore, identifier
+from .graph_open import open_graph_store
+from .graphdb import GraphStore, identifier
 
 __all__ = ["GraphFlatStore", "live_agent_counts"]
 
@@ -166,7 +167,9 @@ class GraphFlatStore:
         created = require_flat_target(self.path, "kuzu", create=not read_only)
         if created:
             self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        self._graph = KuzuStore(self.path, read_only=read_only)
+        self._graph = open_graph_store(
+            self.path, read_only=read_only, create="kuzu" if created else None
+        )
         try:
             if created:
                 os.chmod(self.path, 0o600)

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Literal
 
 from .exceptions import InvalidInputError, StoreNotFoundError, UnsupportedEngineError
-from .stores import require_kuzu_readable, sniff
+from .graph_open import require_graph_readable
+from .stores import sniff
 
 __all__ = ["require_flat_target"]
 
@@ -62,5 +63,5 @@ def require_flat_target(path: Path, engine: Literal["sqlite", "kuzu"], *, create
                 "This is a SQLite file, not a graph-db flat memory store",
                 hint="Open it with --backend sqlite.",
             )
-        require_kuzu_readable(fmt)
+        require_graph_readable(fmt)
     return False

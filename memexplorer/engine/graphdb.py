@@ -1,34 +1,36 @@
-"""The storage seam: every graph-database call of the engine goes through here.
+"""Kuzu behind the storage seam: the only module that imports ``kuzu``.
 
-One small protocol, :class:`GraphStore`, and its Kuzu implementation. A second
-engine (LadybugDB) implements the same protocol; nothing above this module
-imports ``kuzu``. Raw engine messages never escape: they become errors of the
-engine's family that say what happened and what to do.
+:class:`KuzuStore` implements :class:`~.graph_store.GraphStore` in process.
+LadybugDB stores go through :mod:`.ladybug_store` instead (the two engines
+cannot share a process); :func:`~.graph_open.open_graph_store` picks one from
+the file header. The protocol and its helpers are re-exported here for the
+modules that import them from this one.
 """
 
 from __future__ import annotations
 
-import re
 import threading
 import warnings
-from collections.abc import Iterator
-from contextlib import contextmanager, suppress
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
-from .exceptions import (
-    CorruptStoreError,
-    MemoryError,
-    NotAStoreError,
-    ReadOnlyStoreError,
-    StoreError,
-    StoreLockedError,
-    StoreNotFoundError,
+from .exceptions import StoreError
+from .graph_store import (
+    DEFAULT_BUFFER_POOL,
+    GraphStore,
+    GraphStoreBase,
+    QueryError,
+    RelTable,
+    arrow_schema,
+    identifier,
+    literal,
+    translate_open_error,
+    translate_query_error,
 )
+from .stores import KUZU_STORAGE_VERSION
 
 __all__ = [
     "DEFAULT_BUFFER_POOL",
@@ -41,114 +43,17 @@ __all__ = [
     "open_kuzu",
 ]
 
-#: Buffer pool for each store opened read-only. Kuzu's default reserves 80% of
-#: RAM per database, wasteful when an operator opens a whole home at once. A
-#: store opened for writing keeps kuzu's default: one transaction (a large
-#: import) must fit its uncommitted pages in the pool.
-DEFAULT_BUFFER_POOL = 256 * 1024 * 1024
-
-
-class QueryError(MemoryError):
-    title = "Query failed"
-
-
-@dataclass(frozen=True)
-class RelTable:
-    name: str
-    pairs: tuple[tuple[str, str], ...]
-
-    @property
-    def sources(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(src for src, _ in self.pairs))
-
-
-class GraphStore(Protocol):
-    """What the engine needs from a graph database."""
-
-    path: Path
-    read_only: bool
-    engine: str
-
-    def rows(
-        self, cypher: str, params: dict[str, Any] | None = None, *, reuse: bool = False
-    ) -> list[list[Any]]: ...
-
-    def execute(
-        self, cypher: str, params: dict[str, Any] | None = None, *, reuse: bool = False
-    ) -> None: ...
-
-    def transaction(self) -> Any: ...
-
-    def node_tables(self) -> list[str]: ...
-
-    def rel_tables(self) -> dict[str, RelTable]: ...
-
-    def columns(self, table: str) -> list[tuple[str, str]]: ...
-
-    def copy_rows(
-        self, table: str, columns: list[tuple[str, str]], rows: list[dict[str, Any]]
-    ) -> bool: ...
-
-    def primary_key(self, table: str) -> str | None: ...
-
-    def arrow(self, cypher: str, params: dict[str, Any] | None = None) -> pa.Table: ...
-
-    def has_table(self, name: str) -> bool: ...
-
-    def interrupt(self) -> None: ...
-
-    def close(self) -> None: ...
-
-
-#: Kuzu column types that bulk inserts pass as Arrow (see KuzuStore.copy_rows).
-_ARROW_TYPES = {
-    "STRING": "string", "DOUBLE": "float64", "FLOAT": "float32", "INT64": "int64",
-    "INT32": "int32", "INT16": "int16", "INT8": "int8", "BOOL": "bool", "BOOLEAN": "bool",
-}  # fmt: skip
-
-_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,127}$")
-
-
-def identifier(name: str) -> str:
-    """A table or column name checked and quoted for Cypher.
-
-    Kuzu takes no parameters for names (``CALL table_info`` wants a literal), so
-    names, which come from the store's own catalog, are checked against a strict
-    pattern and quoted; anything else is refused.
-    """
-    if not _IDENTIFIER.match(name):
-        raise QueryError(f"Not a valid table or column name: {name!r}")
-    return f"`{name}`"
-
-
-def literal(name: str) -> str:
-    """A checked table name as a Cypher string literal, for CALL functions."""
-    identifier(name)
-    return f"'{name}'"
-
 
 def _translate(path: Path, exc: Exception) -> StoreError:
     """Turn a kuzu RuntimeError raised while opening into an engine error."""
-    text = str(exc)
-    if "Could not set lock" in text:
-        return StoreLockedError(path, "Another process holds this store for writing")
-    if "not a valid Kuzu database" in text:
-        return NotAStoreError(path, "Not a Kuzu database")
-    if "Reading past the end of the file" in text or "Corrupted" in text:
-        return CorruptStoreError(path, "The store is truncated or damaged")
-    if "READ ONLY mode" in text:
-        return StoreNotFoundError(path, "No store at this path")
-    if "Permission denied" in text:
-        return StoreError(
-            path, "Permission denied", hint="Run as a user who can read (and lock) the file."
-        )
-    return CorruptStoreError(path, f"Kuzu could not open the store ({text.splitlines()[0]})")
+    return translate_open_error(path, str(exc), "kuzu")
 
 
-class KuzuStore:
+class KuzuStore(GraphStoreBase):
     """A Kuzu 0.11 database file, opened read-only unless asked otherwise."""
 
     engine = "kuzu"
+    storage_version: int | None = KUZU_STORAGE_VERSION
 
     def __init__(
         self,
@@ -203,15 +108,7 @@ class KuzuStore:
                 return self._conn.execute(self._compiled(cypher), params or {})
             return self._conn.execute(cypher, params or {})
         except RuntimeError as exc:
-            text = str(exc)
-            if "read-only database" in text:
-                raise ReadOnlyStoreError(self.path, "This store is open read-only") from None
-            if "Interrupted" in text:
-                raise QueryError("The query was cancelled.") from None
-            raise QueryError(
-                f"Kuzu refused a query: {text.splitlines()[0]}",
-                hint=f"Store: {self.path}",
-            ) from None
+            raise translate_query_error(self.path, str(exc), "kuzu") from None
 
     def rows(
         self, cypher: str, params: dict[str, Any] | None = None, *, reuse: bool = False
@@ -226,58 +123,12 @@ class KuzuStore:
             result.close()
             return out
 
-    def scalar(self, cypher: str, params: dict[str, Any] | None = None) -> Any:
-        rows = self.rows(cypher, params)
-        return rows[0][0] if rows else None
-
     def execute(
         self, cypher: str, params: dict[str, Any] | None = None, *, reuse: bool = False
     ) -> None:
         with self._lock:
             result = self._run(cypher, params, reuse)
             result.close()
-
-    @contextmanager
-    def transaction(self) -> Iterator[KuzuStore]:
-        """All writes inside commit together or not at all (re-entrant)."""
-        with self._lock:
-            if self._in_transaction:
-                yield self
-                return
-            self.execute("BEGIN TRANSACTION")
-            self._in_transaction = True
-            try:
-                yield self
-            except BaseException:
-                self._in_transaction = False
-                # kuzu may already have aborted the transaction itself (out of
-                # buffer memory, say); then ROLLBACK fails, and the original
-                # error is the one worth reporting.
-                with suppress(QueryError):
-                    self.execute("ROLLBACK")
-                raise
-            self._in_transaction = False
-            self.execute("COMMIT")
-
-    # -- catalog -----------------------------------------------------------------
-    def _tables(self) -> list[tuple[str, str]]:
-        return [(row[1], row[2]) for row in self.rows("CALL show_tables() RETURN *")]
-
-    def node_tables(self) -> list[str]:
-        return sorted(name for name, kind in self._tables() if kind == "NODE")
-
-    def rel_tables(self) -> dict[str, RelTable]:
-        out: dict[str, RelTable] = {}
-        for name, kind in self._tables():
-            if kind != "REL":
-                continue
-            pairs = self.rows(f"CALL show_connection({literal(name)}) RETURN *")
-            out[name] = RelTable(name, tuple((p[0], p[1]) for p in pairs))
-        return dict(sorted(out.items()))
-
-    def columns(self, table: str) -> list[tuple[str, str]]:
-        rows = self.rows(f"CALL table_info({literal(table)}) RETURN *")
-        return [(row[1], row[2]) for row in rows]
 
     def copy_rows(
         self, table: str, columns: list[tuple[str, str]], rows: list[dict[str, Any]]
@@ -291,10 +142,9 @@ class KuzuStore:
         """
         import pyarrow as pa
 
-        types = [_ARROW_TYPES.get(kind.upper()) for _, kind in columns]
-        if None in types:
+        schema = arrow_schema(columns)
+        if schema is None:
             return False
-        schema = pa.schema([(name, kind) for (name, _), kind in zip(columns, types, strict=True)])
         memexplorer_copy_rows = pa.Table.from_pylist(rows, schema=schema)  # noqa: F841
         with self._lock:
             if self._closed:
@@ -328,11 +178,6 @@ class KuzuStore:
             finally:
                 self._conn.set_query_timeout(0)
 
-    def primary_key(self, table: str) -> str | None:
-        """A node table's primary-key column (rel tables have none)."""
-        rows = self.rows(f"CALL table_info({literal(table)}) RETURN *")
-        return next((row[1] for row in rows if len(row) > 4 and row[4] is True), None)
-
     def arrow(self, cypher: str, params: dict[str, Any] | None = None) -> pa.Table:
         """Run a parameterised query and return its rows as one Arrow table."""
         with self._lock:
@@ -341,9 +186,6 @@ class KuzuStore:
                 return result.get_as_arrow(chunk_size=10_000)
             finally:
                 result.close()
-
-    def has_table(self, name: str) -> bool:
-        return any(table == name for table, _ in self._tables())
 
     # -- lifecycle ---------------------------------------------------------------
     def interrupt(self) -> None:
@@ -359,12 +201,6 @@ class KuzuStore:
             self._prepared.clear()
             self._conn.close()
             self._db.close()
-
-    def __enter__(self) -> KuzuStore:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 def open_kuzu(path: str | Path, *, read_only: bool = True) -> KuzuStore:

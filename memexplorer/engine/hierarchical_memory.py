@@ -20,7 +20,8 @@ from typing import Any, Literal
 from .contradiction import detect_contradiction
 from .entity_extraction import extract_entity_name
 from .exceptions import InvalidInputError, ReadOnlyStoreError, SchemaMismatchError
-from .graphdb import KuzuStore
+from .graph_open import open_graph_store
+from .graph_store import GraphStore
 from .hierarchical_schema import create_schema, fact_columns, fact_from_row, loads_json
 from .inspection import open_graph
 from .knowledge import (
@@ -93,7 +94,7 @@ class HierarchicalMemory:
         self.db_path = resolve_hierarchical_path(Path(db_path).expanduser())
         self.mode = mode
         self._classifier = MemoryClassifier()
-        self._graph: KuzuStore | None = None
+        self._graph: GraphStore | None = None
         self._recent: deque[dict[str, Any]] | None = None
         self._temporal: TemporalIndex | None = None
         self._rel_tables: set[str] | None = None
@@ -104,7 +105,7 @@ class HierarchicalMemory:
 
     # -- connection management -----------------------------------------------------
     @property
-    def graph(self) -> KuzuStore:
+    def graph(self) -> GraphStore:
         if self._graph is None:
             raise ReadOnlyStoreError(self.db_path, "This memory is closed")
         return self._graph
@@ -118,7 +119,7 @@ class HierarchicalMemory:
             graph = open_graph(self.db_path, read_only=False)
         else:
             self.db_path.parent.mkdir(parents=True, exist_ok=True)
-            graph = KuzuStore(self.db_path, read_only=False)
+            graph = open_graph_store(self.db_path, read_only=False, create="kuzu")
         create_schema(graph)
         columns = [name for name, _ in graph.columns("SIMILAR_TO")]
         if columns != ["weight", "metadata"]:
@@ -131,7 +132,7 @@ class HierarchicalMemory:
         self._recent = None
         self._temporal = TemporalIndex(graph, self.agent_name)
 
-    def _writable(self) -> KuzuStore:
+    def _writable(self) -> GraphStore:
         graph = self.graph
         if not graph.read_only:
             return graph
@@ -153,7 +154,7 @@ class HierarchicalMemory:
         return self._rel_tables
 
     # -- storing ---------------------------------------------------------------------
-    def _recent_facts(self, graph: KuzuStore) -> deque[dict[str, Any]]:
+    def _recent_facts(self, graph: GraphStore) -> deque[dict[str, Any]]:
         if self._recent is None:
             rows = graph.rows(
                 """MATCH (m:SemanticMemory) WHERE m.agent_id = $agent
@@ -251,7 +252,7 @@ class HierarchicalMemory:
             self._temporal.add(temporal)
         return node_id
 
-    def _write_supersession(self, graph: KuzuStore, step: Supersession) -> None:
+    def _write_supersession(self, graph: GraphStore, step: Supersession) -> None:
         ids = {"new": step.newer.memory_id, "old": step.older.memory_id}
         graph.execute(
             """MATCH (n:SemanticMemory {memory_id: $new}), (o:SemanticMemory {memory_id: $old})

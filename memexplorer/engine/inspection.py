@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import Literal
 
 from .exceptions import CorruptStoreError, StoreLockedError
-from .graphdb import GraphStore, KuzuStore, identifier
-from .stores import StoreFormat, require_kuzu_readable, sniff
+from .graph_open import open_graph_store
+from .graphdb import GraphStore, identifier
+from .stores import StoreFormat, sniff
 
 __all__ = [
     "SPEC_TABLES",
@@ -72,11 +73,9 @@ class StoreSummary:
         return data
 
 
-def open_graph(path: str | Path, *, read_only: bool = True) -> KuzuStore:
+def open_graph(path: str | Path, *, read_only: bool = True) -> GraphStore:
     """Open a graph store after checking its header names an engine we have."""
-    fmt = sniff(path)
-    require_kuzu_readable(fmt)
-    return KuzuStore(fmt.path, read_only=read_only)
+    return open_graph_store(path, read_only=read_only)
 
 
 def detect_kind(tables: set[str], columns: dict[str, set[str]]) -> Kind:
@@ -135,14 +134,13 @@ def _graph_counts(graph: GraphStore, columns: dict[str, set[str]]) -> dict[str, 
 
 
 def _summarize_graph(fmt: StoreFormat) -> StoreSummary:
-    require_kuzu_readable(fmt)
-    with KuzuStore(fmt.path, read_only=True) as graph:
+    with open_graph_store(fmt.path, read_only=True) as graph:
         node_tables = graph.node_tables()
         rel_tables = graph.rel_tables()
         columns = {t: {c for c, _ in graph.columns(t)} for t in node_tables}
         tables = set(node_tables) | set(rel_tables)
         kind = detect_kind(tables, columns)
-        summary = StoreSummary(fmt.path, kind, fmt.engine, fmt.storage_version)
+        summary = StoreSummary(fmt.path, kind, graph.engine, graph.storage_version)
         if kind == "flat":
             from .flat_graph import live_agent_counts
 

@@ -19,7 +19,7 @@ import networkx as nx
 
 from .browse import _SHORT_LABEL_COLUMNS, GraphBrowser, StoreBrowser, short_label
 from .exceptions import InvalidInputError
-from .graphdb import KuzuStore, identifier
+from .graphdb import GraphStore, identifier
 
 __all__ = [
     "SCAN_LIMIT",
@@ -165,7 +165,7 @@ class NeighbourhoodReader:
                 f"{browser.path} is an SQLite store: its rows have no edges to draw",
                 hint="The graph view needs a Kuzu store.",
             )
-        self.graph: KuzuStore = browser.graph
+        self.graph: GraphStore = browser.graph
         tables = self.graph.node_tables()
         self.keys = {t: self.graph.primary_key(t) for t in tables}
         self.columns = {t: dict(self.graph.columns(t)) for t in tables}

@@ -20,13 +20,13 @@ from typing import Any
 from .audit import AuditFinding, FindingLocation, iter_locations
 from .backups import BackupRecord, write_backup
 from .exceptions import StoreLockedError
+from .graph_open import open_graph_store
 from .graph_rows import save_nodes
-from .graphdb import KuzuStore, identifier
+from .graphdb import GraphStore, identifier
 from .inspection import detect_kind
 from .saved_rows import SavedTable
 from .security import CredentialScrubber
 from .sqlite_rows import rebuild_fts, save_rows
-from .stores import require_kuzu_readable, sniff
 
 __all__ = ["RedactionResult", "redact_findings"]
 
@@ -94,20 +94,19 @@ def _changes(
     return kept, changes
 
 
-def _graph_kind(graph: KuzuStore) -> str:
+def _graph_kind(graph: GraphStore) -> str:
     tables = graph.node_tables()
     columns = {t: {name for name, _ in graph.columns(t)} for t in tables}
     return detect_kind(set(tables) | set(graph.rel_tables()), columns)
 
 
 def _redact_graph(path: Path, locations: list[FindingLocation], home: Path) -> RedactionResult:
-    require_kuzu_readable(sniff(path))
     result = RedactionResult(path, None)
     nodes = [where for where in locations if where.rel_ends is None]
     for where in locations:
         if where.rel_ends is not None:
             result.not_redacted.append(f"{where.table}.{where.column} (an edge property)")
-    with KuzuStore(path, read_only=False) as graph:
+    with open_graph_store(path, read_only=False) as graph:
         backups: list[SavedTable] = []
         plans = []
         for table, wanted in _by_table(nodes).items():

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from .exceptions import StoreNotFoundError
-from .graphdb import KuzuStore
-from .stores import require_kuzu_readable, sniff
+from .graph_open import open_graph_store
+from .graph_store import GraphStore
 
 __all__ = ["SharedGraph", "acquire_graph", "open_count", "release_graph"]
 
@@ -25,36 +25,35 @@ _REGISTRY: dict[Path, SharedGraph] = {}
 _REGISTRY_LOCK = threading.Lock()
 
 
-def _open(path: Path, *, read_only: bool, buffer_pool_size: int, max_db_size: int) -> KuzuStore:
-    """Open ``path``, checking the header of an existing file first (never
-    hand kuzu a file it might not understand)."""
-    if path.exists() or path.is_symlink():
-        require_kuzu_readable(sniff(path))
+def _open(path: Path, *, read_only: bool, buffer_pool_size: int, max_db_size: int) -> GraphStore:
+    """Open ``path`` with the engine its header names (a new store is Kuzu)."""
     pool = buffer_pool_size if buffer_pool_size > 0 else None
-    return KuzuStore(path, read_only=read_only, buffer_pool_size=pool, max_db_size=max_db_size)
+    return open_graph_store(
+        path, read_only=read_only, create="kuzu", buffer_pool_size=pool, max_db_size=max_db_size
+    )
 
 
 class SharedGraph:
     """The store behind every memory open on one path in this process.
 
     Queries go through this handle (under its lock) rather than through the
-    KuzuStore, so that switching to read-write swaps the store for all users
+    GraphStore, so that switching to read-write swaps the store for all users
     without one of them holding a closed connection.
     """
 
     def __init__(
-        self, key: Path, path: Path, store: KuzuStore, buffer_pool_size: int, max_db_size: int
+        self, key: Path, path: Path, store: GraphStore, buffer_pool_size: int, max_db_size: int
     ) -> None:
         self.key = key
         self.path = path
         self.users = 1
-        self._store: KuzuStore | None = store
+        self._store: GraphStore | None = store
         self._options = {"buffer_pool_size": buffer_pool_size, "max_db_size": max_db_size}
         self._lock = threading.RLock()
         self._tables: set[str] | None = None
 
     @property
-    def store(self) -> KuzuStore:
+    def store(self) -> GraphStore:
         if self._store is None:
             raise StoreNotFoundError(self.path, "This store has been closed")
         return self._store

@@ -19,13 +19,14 @@ from typing import Any, Literal
 
 from .backend_choice import BACKEND_ENV, BackendChoiceError, parse_backend
 from .exceptions import ImportDataError, InvalidInputError, NotAStoreError, StoreNotFoundError
-from .graphdb import KuzuStore, identifier, open_kuzu
+from .graph_open import open_graph_store, require_graph_readable
+from .graph_store import GraphStore, identifier
 from .hierarchical_memory import HierarchicalMemory
 from .hierarchical_transfer import precheck_import
 from .inspection import SPEC_TABLES
 from .names import validate_agent_name
 from .progress import TaskControl, checkpoint
-from .stores import require_kuzu_readable, resolve_hierarchical_path, sniff
+from .stores import resolve_hierarchical_path, sniff
 
 __all__ = [
     "FORMATS",
@@ -244,8 +245,7 @@ def _agent_counts(agent: str, store: Path) -> dict[str, int]:
 
 def _probe_unlocked(store: Path) -> None:
     """Fail with StoreLockedError if another process holds the store (opens read-only)."""
-    require_kuzu_readable(sniff(store))
-    open_kuzu(store).close()
+    open_graph_store(store).close()
 
 
 # -- export ------------------------------------------------------------------------------
@@ -414,7 +414,7 @@ def _checkpoint_pending_log(store: Path) -> None:
     """Fold a write-ahead log left by the store's writer into the file, so the
     file alone holds every committed change (opening for writing replays it)."""
     if store.with_name(store.name + ".wal").exists():
-        open_kuzu(store, read_only=False).close()
+        open_graph_store(store, read_only=False).close()
 
 
 def _staged_import(
@@ -433,9 +433,9 @@ def _staged_import(
     holder = None
     try:
         if store.exists():
-            require_kuzu_readable(sniff(store))
+            require_graph_readable(sniff(store))
             _checkpoint_pending_log(store)
-            holder = open_kuzu(store)
+            holder = open_graph_store(store)
             # Replacing the only agent of a store starts from an empty file
             # rather than deleting every row of a copy (kuzu deletes slowly:
             # 111 s against 29 s for 100k facts with their edges).
@@ -461,7 +461,7 @@ def _staged_import(
             stage.with_name(stage.name + suffix).unlink(missing_ok=True)
 
 
-def _holds_only(graph: KuzuStore, agent: str) -> bool:
+def _holds_only(graph: GraphStore, agent: str) -> bool:
     """Whether the store is a hierarchical store of ``agent`` alone (spec tables only,
     every node the agent's), so a fresh file can stand in for it."""
     nodes, rels = SPEC_TABLES["hierarchical"]
@@ -517,7 +517,7 @@ def _import_raw(agent: str, source: Path, store: Path) -> ImportResult:
         warnings.append(f"{source} is an older folder-layout store: copied as is, not read")
         counts: dict[str, int] = {}
     else:
-        require_kuzu_readable(fmt)
+        require_graph_readable(fmt)
         _probe_unlocked(source)
         counts = _agent_counts(agent, source)
         if not counts["SemanticMemory"] and not counts["EpisodicMemory"]:

@@ -37,7 +37,8 @@ def test_sniff_reads_headers(reference_stores):
     assert sniff(experiences).engine == "sqlite"
 
 
-def test_ladybug_file_is_named(tmp_path):
+def test_ladybug_file_is_named(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "ladybug", None)  # as when the extra is not installed
     path = tmp_path / "lbug"
     path.write_bytes(b"LBUG" + struct.pack("<Q", 41) + b"\0" * 64)
     with pytest.raises(UnsupportedEngineError) as raised:

@@ -1,0 +1,94 @@
+"""Open any graph store with the engine its header names.
+
+Every graph store the engine opens goes through :func:`open_graph_store`:
+the header (see :mod:`.stores`) says Kuzu or LadybugDB, and the store comes
+back as a :class:`~.graph_store.GraphStore` either way. A store no installed
+engine can open is refused before any engine sees it, with the package and
+release that can, and the command that installs it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from .exceptions import StoreNotFoundError, UnsupportedEngineError
+from .graph_store import GraphStore
+from .graphdb import KuzuStore
+from .ladybug_store import LadybugStore, ladybug_installed
+from .storage_versions import LADYBUG_INSTALL, LADYBUG_PINNED, LADYBUG_READS, ladybug_release
+from .stores import StoreFormat, require_kuzu_readable, sniff
+
+__all__ = ["open_graph_store", "require_graph_readable"]
+
+
+def require_graph_readable(fmt: StoreFormat) -> None:
+    """Raise a clear error unless an installed engine can open this graph store."""
+    if fmt.engine != "ladybug":
+        require_kuzu_readable(fmt)
+        return
+    version = fmt.storage_version
+    if fmt.layout == "directory":
+        raise UnsupportedEngineError(
+            fmt.path, "This is a folder-layout LadybugDB database; only single-file stores open"
+        )
+    if not ladybug_installed():
+        raise UnsupportedEngineError(
+            fmt.path,
+            f"This is a LadybugDB store (storage version {version}); kuzu cannot open it "
+            "and the 'ladybug' package is not installed",
+            hint=f"Install ladybug {LADYBUG_PINNED}, which reads LadybugDB storage versions "
+            f"{LADYBUG_READS.start} to {LADYBUG_READS.stop - 1}: {LADYBUG_INSTALL}.",
+        )
+    if version is not None and version < LADYBUG_READS.start:
+        raise UnsupportedEngineError(
+            fmt.path,
+            f"This LadybugDB store has storage version {version}, older than any "
+            f"ladybug release memexplorer knows (they read {LADYBUG_READS.start} and up)",
+            hint=f"Open it with {ladybug_release(version)}.",
+        )
+
+
+def open_graph_store(
+    path: str | Path,
+    *,
+    read_only: bool = True,
+    create: Literal["kuzu", "ladybug"] | None = None,
+    allow_upgrade: bool = False,
+    buffer_pool_size: int | None = None,
+    max_db_size: int = 0,
+) -> GraphStore:
+    """Open the Kuzu or LadybugDB store at ``path`` (read-only by default).
+
+    A missing path is created with the ``create`` engine ("kuzu" or
+    "ladybug") when ``read_only`` is off and ``create`` is given; otherwise it
+    raises :class:`~.exceptions.StoreNotFoundError`.
+
+    Never upgrades a store: a read-write open of a LadybugDB store whose
+    storage version differs from the installed ladybug's raises
+    :class:`~.exceptions.StoreUpgradeRequired` unless ``allow_upgrade`` is set;
+    callers that set it ask the operator first and keep a backup (see
+    :class:`~.ladybug_store.LadybugStore`). Kuzu stores are always version 39.
+    """
+    path = Path(path)
+    fmt: StoreFormat | None = None
+    if path.exists() or path.is_symlink():
+        fmt = sniff(path)
+        require_graph_readable(fmt)
+        engine = fmt.engine
+    elif read_only or create is None:
+        raise StoreNotFoundError(path, "No store at this path")
+    else:
+        engine = create
+    if engine == "ladybug":
+        return LadybugStore(
+            path,
+            read_only=read_only,
+            storage_version=fmt.storage_version if fmt else None,
+            buffer_pool_size=buffer_pool_size,
+            max_db_size=max_db_size,
+            allow_upgrade=allow_upgrade,
+        )
+    return KuzuStore(
+        path, read_only=read_only, buffer_pool_size=buffer_pool_size, max_db_size=max_db_size
+    )

@@ -1,0 +1,364 @@
+"""LadybugDB behind the storage seam, through a worker process.
+
+kuzu and ladybug cannot share a Python process, so :class:`LadybugStore` runs
+ladybug in :mod:`.ladybug_worker` and forwards each call over a pipe. It
+implements :class:`~.graph_store.GraphStore` exactly as
+:class:`~.graphdb.KuzuStore` does (same rows, same errors), so nothing above
+the seam knows which engine holds a store. Idle workers are kept for the
+next store this process opens: starting one (Python and ladybug) costs about
+0.3 s, a call about 0.1 ms.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import importlib.util
+import os
+import pickle
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+from .exceptions import (
+    EngineWorkerError,
+    MemoryError,
+    StoreUpgradeRequired,
+    UnsupportedEngineError,
+)
+from .graph_store import (
+    DEFAULT_BUFFER_POOL,
+    GraphStoreBase,
+    QueryError,
+    arrow_schema,
+    identifier,
+    translate_open_error,
+    translate_query_error,
+)
+from .ladybug_worker import ARROW, ERROR, HELLO, VALUE, read_frame, write_frame
+from .storage_versions import LADYBUG_INSTALL, LADYBUG_PINNED, ladybug_release
+
+__all__ = ["LadybugStore", "ladybug_installed"]
+
+_WORKER_FILE = Path(__file__).with_name("ladybug_worker.py")
+_MAX_IDLE = 2
+_IDLE: list[_Worker] = []
+_IDLE_LOCK = threading.Lock()
+
+
+def ladybug_installed() -> bool:
+    """Whether the ``ladybug`` package can be found (without importing it:
+    this process may hold kuzu, and the two cannot be loaded together)."""
+    try:
+        return importlib.util.find_spec("ladybug") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def _missing(path: Path, found: int | None, why: str) -> UnsupportedEngineError:
+    return UnsupportedEngineError(
+        path,
+        f"This is a LadybugDB store (storage version {found}); {why}",
+        hint=f"Install ladybug {LADYBUG_PINNED}, which reads it: {LADYBUG_INSTALL}.",
+    )
+
+
+class _WorkerGone(Exception):
+    """The worker's pipes closed: it exited or was killed."""
+
+
+class _Worker:
+    """One worker process: its request and answer pipes and its control pipe."""
+
+    def __init__(self) -> None:
+        control_read, self.control = os.pipe()
+        # Kept open for the worker's life: its last words explain a crash.
+        self.stderr = tempfile.TemporaryFile()  # noqa: SIM115
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-P", str(_WORKER_FILE), str(control_read)],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self.stderr,
+                pass_fds=(control_read,),
+                start_new_session=True,
+            )
+        finally:
+            os.close(control_read)
+        self.owner = os.getpid()
+        self.number = 0
+        self.running = 0
+        frame = read_frame(self.process.stdout)  # type: ignore[arg-type]
+        self.hello: tuple[str, int] | None = None
+        self.import_error = ""
+        if frame is None:
+            self.import_error = self.last_words() or "the worker stopped while starting"
+        elif frame[0] == HELLO:
+            self.hello = pickle.loads(frame[1])
+        else:
+            self.import_error = pickle.loads(frame[1])[1]
+        if self.hello is None:
+            self.stop()
+
+    def alive(self) -> bool:
+        return self.owner == os.getpid() and self.process.poll() is None
+
+    def call(self, op: str, *args: Any) -> tuple[int, bytes]:
+        """Send one request and wait for its answer (callers serialise calls)."""
+        self.number += 1
+        request = pickle.dumps((self.number, op, args), pickle.HIGHEST_PROTOCOL)
+        try:
+            write_frame(self.process.stdin, 0, request)  # type: ignore[arg-type]
+            self.running = self.number
+            frame = read_frame(self.process.stdout)  # type: ignore[arg-type]
+        except (BrokenPipeError, ValueError, OSError):
+            frame = None
+        finally:
+            self.running = 0
+        if frame is None:
+            raise _WorkerGone
+        return frame
+
+    def interrupt(self) -> None:
+        """Ask the worker to stop the request now running (any thread)."""
+        number = self.running
+        if number:
+            with contextlib.suppress(OSError):
+                os.write(self.control, struct.pack("<Q", number))
+
+    def last_words(self) -> str:
+        """How the worker ended: its exit status and last line on stderr."""
+        try:
+            code = self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            code = None
+        self.stderr.seek(0)
+        lines = self.stderr.read().decode("utf-8", "replace").strip().splitlines()
+        status = f"killed by signal {-code}" if code and code < 0 else f"exit code {code}"
+        return f"{status}; {lines[-1]}" if lines else status
+
+    def stop(self) -> None:
+        """Close the request pipe (the worker closes its database and exits)."""
+        for stream in (self.process.stdin, self.process.stdout):
+            with contextlib.suppress(OSError):
+                stream.close()  # type: ignore[union-attr]
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        os.close(self.control)
+        self.stderr.close()
+
+
+def _take_worker() -> _Worker:
+    with _IDLE_LOCK:
+        while _IDLE:
+            worker = _IDLE.pop()
+            if worker.alive():
+                return worker
+            worker.stop()
+    return _Worker()
+
+
+def _give_back(worker: _Worker) -> None:
+    with _IDLE_LOCK:
+        if worker.alive() and len(_IDLE) < _MAX_IDLE:
+            _IDLE.append(worker)
+            return
+    worker.stop()
+
+
+@atexit.register
+def _stop_idle_workers() -> None:
+    with _IDLE_LOCK:
+        idle, _IDLE[:] = list(_IDLE), []
+    for worker in idle:
+        if worker.owner == os.getpid():
+            worker.stop()
+
+
+class LadybugStore(GraphStoreBase):
+    """A LadybugDB file, opened read-only unless asked otherwise.
+
+    Never upgrades a store as a side effect: opening read-only leaves the file
+    exactly as it is, whatever its storage version. ladybug rewrites a store
+    to its own storage version as soon as it opens it for writing, after which
+    the release that wrote the store cannot open it; so a read-write open of a
+    store whose version differs from the installed ladybug's raises
+    :class:`StoreUpgradeRequired` (with ``found`` and ``installed``) unless
+    ``allow_upgrade`` is set. A caller that sets it should ask the operator
+    first and keep a backup of the file. ``storage_version`` is the version
+    read from the header (None for a new store).
+    """
+
+    engine = "ladybug"
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        read_only: bool = True,
+        storage_version: int | None = None,
+        buffer_pool_size: int | None = None,
+        max_db_size: int = 0,
+        allow_upgrade: bool = False,
+    ) -> None:
+        self.path = Path(path)
+        self.read_only = read_only
+        self._lock = threading.RLock()
+        self._in_transaction = False
+        self._closed = True
+        self._gone: EngineWorkerError | None = None
+        if not ladybug_installed():
+            raise _missing(self.path, storage_version, "the 'ladybug' package is not installed")
+        worker = _take_worker()
+        if worker.hello is None:
+            raise _missing(
+                self.path, storage_version, f"the 'ladybug' package cannot be loaded "
+                f"({worker.import_error})"
+            )  # fmt: skip
+        self.ladybug_version, installed = worker.hello
+        try:
+            self._check_version(storage_version, installed, allow_upgrade)
+        except MemoryError:
+            _give_back(worker)
+            raise
+        self.storage_version = storage_version if read_only and storage_version else installed
+        if buffer_pool_size is None:
+            buffer_pool_size = DEFAULT_BUFFER_POOL if read_only else 0
+        self._worker = worker
+        try:
+            kind, payload = worker.call(
+                "open", str(self.path), read_only, buffer_pool_size, max_db_size
+            )
+        except _WorkerGone:
+            raise self._stopped() from None
+        if kind == ERROR:
+            _give_back(worker)
+            raise translate_open_error(self.path, pickle.loads(payload)[1], "ladybug")
+        self._closed = False
+
+    def _check_version(self, found: int | None, installed: int, allow_upgrade: bool) -> None:
+        if found is None or found == installed:
+            return
+        if found > installed:
+            raise UnsupportedEngineError(
+                self.path,
+                f"This LadybugDB store has storage version {found}; the installed "
+                f"ladybug {self.ladybug_version} reads versions up to {installed}",
+                hint=f"Open it with {ladybug_release(found)} (pip install 'ladybug>=…').",
+            )
+        if not self.read_only and not allow_upgrade:
+            raise StoreUpgradeRequired(
+                self.path,
+                f"Opening this store for writing would rewrite it from storage version "
+                f"{found} to {installed} (ladybug {self.ladybug_version}), and "
+                f"{ladybug_release(found)}, which wrote it, could no longer open it",
+                found=found,
+                installed=installed,
+                hint="Confirm the upgrade (a backup of the file is kept), or open it read-only.",
+            )
+
+    # -- calls -------------------------------------------------------------------
+    def _stopped(self) -> EngineWorkerError:
+        """The worker died: this store is unusable from now on."""
+        self._closed = True
+        if self._gone is None:
+            words = self._worker.last_words()
+            self._worker.stop()
+            self._gone = EngineWorkerError(self.path, f"The LadybugDB process stopped ({words})")
+        return self._gone
+
+    def _call(self, op: str, *args: Any, what: str = "a query") -> Any:
+        with self._lock:
+            if self._gone is not None:
+                raise self._gone
+            if self._closed:
+                raise QueryError(f"The store is closed: {self.path}")
+            try:
+                kind, payload = self._worker.call(op, *args)
+            except _WorkerGone:
+                raise self._stopped() from None
+        if kind == VALUE:
+            return pickle.loads(payload)
+        if kind == ARROW:
+            import pyarrow as pa
+
+            return pa.ipc.open_stream(pa.py_buffer(payload)).read_all()
+        raise translate_query_error(self.path, pickle.loads(payload)[1], "ladybug", what)
+
+    def rows(
+        self, cypher: str, params: dict[str, Any] | None = None, *, reuse: bool = False
+    ) -> list[list[Any]]:
+        """Run a parameterised query and return every row. ``reuse`` is kept for
+        the protocol: the worker's ladybug reuses every parameterised statement."""
+        result = self._call("rows", cypher, params)
+        if isinstance(result, list):
+            return result
+        columns = [column.to_pylist() for column in result.columns]
+        return [list(row) for row in zip(*columns, strict=True)]
+
+    def execute(
+        self, cypher: str, params: dict[str, Any] | None = None, *, reuse: bool = False
+    ) -> None:
+        self._call("execute", cypher, params)
+
+    def arrow(self, cypher: str, params: dict[str, Any] | None = None) -> pa.Table:
+        """Run a parameterised query and return its rows as one Arrow table."""
+        return self._call("arrow", cypher, params, 10_000)
+
+    def rows_capped(
+        self, cypher: str, cap: int, *, timeout_ms: int
+    ) -> tuple[list[str], list[list[Any]], bool]:
+        """Column names, at most ``cap`` rows, and whether more were left unread;
+        ladybug stops the query after ``timeout_ms`` (the console's operator text)."""
+        names, rows, more = self._call("capped", cypher, cap, timeout_ms)
+        return names, rows, more
+
+    def copy_rows(
+        self, table: str, columns: list[tuple[str, str]], rows: list[dict[str, Any]]
+    ) -> bool:
+        """Bulk-insert ``rows`` through an Arrow table, as KuzuStore.copy_rows does;
+        False, writing nothing, when a column type has no plain Arrow equivalent."""
+        import pyarrow as pa
+
+        schema = arrow_schema(columns)
+        if schema is None:
+            return False
+        data = pa.Table.from_pylist(rows, schema=schema)
+        sink = pa.BufferOutputStream()
+        with pa.ipc.new_stream(sink, schema) as writer:
+            writer.write_table(data)
+        query = f"COPY {identifier(table)} FROM $memexplorer_rows"
+        self._call("copy", query, sink.getvalue().to_pybytes(), what=f"a bulk insert into {table}")
+        return True
+
+    # -- lifecycle ---------------------------------------------------------------
+    def interrupt(self) -> None:
+        """Cancel the query running on this store (from another thread)."""
+        if not self._closed:
+            self._worker.interrupt()
+
+    def close(self) -> None:
+        """Close the database; the worker waits, idle, for the next store."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            try:
+                kind, _ = self._worker.call("close")
+            except _WorkerGone:
+                self._worker.stop()
+                return
+            if kind == VALUE:
+                _give_back(self._worker)
+            else:
+                self._worker.stop()
