@@ -12,13 +12,14 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TextIO
 
 from .backend_choice import BACKEND_ENV, BackendChoiceError, parse_backend
 from .exceptions import ImportDataError, InvalidInputError, NotAStoreError, StoreNotFoundError
+from .export_json import write_export_json
 from .graph_open import open_graph_store, require_graph_readable
 from .graph_store import GraphStore, identifier
 from .hierarchical_memory import HierarchicalMemory
@@ -45,8 +46,6 @@ FORMATS: dict[str, Format] = {"json": "json", "raw-db": "raw-db", "kuzu": "raw-d
 #: Larger JSON files are refused before they are read (seed 002).
 MAX_IMPORT_BYTES = 500 * 1024 * 1024
 _SIDECARS = (".wal", ".shadow")
-#: Encoder pieces per write (and per cancel checkpoint): a few hundred KB of JSON.
-_CHUNKS_PER_WRITE = 20_000
 _STAT_KEYS = {
     "semantic_node_count": "SemanticMemory",
     "episodic_node_count": "EpisodicMemory",
@@ -157,23 +156,16 @@ def _reject_symlink(path: Path, what: str) -> None:
 
 
 def _write_atomically(
-    target: Path, chunks: Iterable[str], control: TaskControl | None = None
+    target: Path, write: Callable[[TextIO], None], control: TaskControl | None = None
 ) -> None:
-    """Write text to a temporary file and rename it over ``target``: the file is
-    whole or absent, and a cancel (checked as the text is written) leaves it absent."""
+    """Let ``write`` fill a temporary file, then rename it over ``target``: the file
+    is whole or absent, and a cancel (checked while writing) leaves it absent."""
     _make_private_dirs(target.parent)
     temporary = target.with_name(target.name + ".tmp")
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            written, pending = 0, []
-            for chunk in chunks:
-                pending.append(chunk)
-                if len(pending) == _CHUNKS_PER_WRITE:
-                    written += handle.write("".join(pending))
-                    pending.clear()
-                    checkpoint(control, "writing the file", written, None, "characters")
-            handle.write("".join(pending))
+            write(handle)
             handle.flush()
             os.fsync(handle.fileno())
         checkpoint(control, "putting the file in place")
@@ -287,9 +279,7 @@ def export_agent_store(
                 f"Agent {agent!r} has no memories in {store}; nothing was written",
                 hint="Check the agent name (memexplorer stats lists the agents of a store).",
             )
-        # Encoded piece by piece as it is written: the same text as json.dumps(indent=2),
-        # with checkpoints along the way and no second copy of a large export in memory.
-        _write_atomically(target, json.JSONEncoder(indent=2).iterencode(data), control)
+        _write_atomically(target, lambda handle: write_export_json(handle, data, control), control)
         return ExportResult(agent, kind, store, target, target.stat().st_size, counts, notes)
     warnings: list[str] = list(notes)
     _make_private_dirs(target.parent)

@@ -10,9 +10,7 @@ from memexplorer.engine.progress import ProgressStep
 
 
 def describe_step(step: ProgressStep) -> str:
-    """``writing SemanticMemory: 1,200 of 84,000 rows`` or ``writing the file: 3.1 MB``."""
-    if step.unit == "characters":
-        return f"{step.stage}: {step.done / 1_000_000:.1f} MB"
+    """``writing SemanticMemory: 1,200 of 84,000 rows``, or the stage alone."""
     if step.total:
         return f"{step.stage}: {step.done:,} of {step.total:,} {step.unit}"
     return f"{step.stage}…"
@@ -36,7 +34,7 @@ class TaskProgress(Vertical):
         self.add_class("-running")
         self.query_one("#stage", Static).update(describe_step(step))
         bar = self.query_one("#bar", ProgressBar)
-        if step.total and step.unit != "characters":
+        if step.total:
             bar.update(total=step.total, progress=step.done)
         else:
             bar.update(total=None)

@@ -33,7 +33,7 @@ class Recorder(TaskControl):
 
 
 def _small_chunks(monkeypatch):
-    monkeypatch.setattr("memexplorer.engine.transfer._CHUNKS_PER_WRITE", 50)
+    monkeypatch.setattr("memexplorer.engine.export_json.RECORDS_PER_STEP", 20)
 
 
 def test_export_reports_each_table_then_the_file(reference_stores, tmp_path, monkeypatch):
@@ -48,11 +48,14 @@ def test_export_reports_each_table_then_the_file(reference_stores, tmp_path, mon
     reads = [s for s in control.steps if s.unit == "tables"]
     assert [s.done for s in reads] == list(range(len(reads)))
     assert {s.total for s in reads} == {len(reads)}
-    written = [s.done for s in control.steps if s.stage == "writing the file"]
-    assert written == sorted(written) and written[-1] < out.stat().st_size
-    # The streamed text is exactly json.dumps(indent=2) of the same export.
     data = json.loads(out.read_text())
-    assert out.read_text() == json.dumps(data, indent=2)
+    records = sum(len(v) for v in data.values() if isinstance(v, list))
+    written = [s for s in control.steps if s.stage == "writing the file"]
+    assert [s.done for s in written] == [*range(20, records, 20), records]
+    assert {s.total for s in written} == {records}
+    # One record a line, so an export greps and diffs a node or edge at a time.
+    lines = out.read_text().splitlines()
+    assert sum(1 for line in lines if line.startswith('    {"memory_id"')) == 84 + 22
     assert len(data["semantic_nodes"]) == 84
 
 
