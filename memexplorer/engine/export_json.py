@@ -40,12 +40,11 @@ def write_export_json(handle: TextIO, data: dict[str, Any], control: TaskControl
         if not value:
             handle.write("[]")
             continue
-        handle.write("[")
-        for index, record in enumerate(value):
-            handle.write(f"{',' if index else ''}\n    {encode(record)}")
-            done += 1
-            if done % RECORDS_PER_STEP == 0:
-                checkpoint(control, "writing the file", done, total, "records")
+        for start in range(0, len(value), RECORDS_PER_STEP):
+            batch = value[start : start + RECORDS_PER_STEP]
+            opening = "[\n    " if start == 0 else ",\n    "
+            handle.write(opening + ",\n    ".join(map(encode, batch)))
+            done += len(batch)
+            checkpoint(control, "writing the file", done, total, "records")
         handle.write("\n  ]")
     handle.write("\n}\n")
-    checkpoint(control, "writing the file", done, total, "records")

@@ -51,7 +51,8 @@ def test_export_reports_each_table_then_the_file(reference_stores, tmp_path, mon
     data = json.loads(out.read_text())
     records = sum(len(v) for v in data.values() if isinstance(v, list))
     written = [s for s in control.steps if s.stage == "writing the file"]
-    assert [s.done for s in written] == [*range(20, records, 20), records]
+    done = [s.done for s in written]
+    assert done == sorted(set(done)) and done[-1] == records and len(done) >= records // 20
     assert {s.total for s in written} == {records}
     # One record a line, so an export greps and diffs a node or edge at a time.
     lines = out.read_text().splitlines()
