@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Literal, TextIO
 
 from .backend_choice import BACKEND_ENV, BackendChoiceError, parse_backend
+from .collector import collector_paused, release_gradually
 from .exceptions import ImportDataError, InvalidInputError, NotAStoreError, StoreNotFoundError
 from .export_json import write_export_json
 from .graph_open import open_graph_store, require_graph_readable
@@ -246,6 +247,24 @@ def _counts_of(data: dict[str, Any]) -> dict[str, int]:
     return {table: int(stats.get(key, 0)) for key, table in _STAT_KEYS.items()}
 
 
+def _export_json(
+    agent: str, store: Path, target: Path, control: TaskControl | None
+) -> dict[str, int]:
+    with HierarchicalMemory(agent, store, mode="read") as memory:
+        data = memory.export_graph("1.1", control=control)
+    counts = _counts_of(data)
+    if not counts["SemanticMemory"] and not counts["EpisodicMemory"]:
+        raise InvalidInputError(
+            f"Agent {agent!r} has no memories in {store}; nothing was written",
+            hint="Check the agent name (memexplorer stats lists the agents of a store).",
+        )
+    try:
+        _write_atomically(target, lambda handle: write_export_json(handle, data, control), control)
+    finally:
+        release_gradually(data)
+    return counts
+
+
 def export_agent_store(
     agent: str,
     output: str | Path,
@@ -271,15 +290,8 @@ def export_agent_store(
         raise StoreNotFoundError(store, f"No hierarchical store for agent {agent!r}")
     _reject_symlink(store, "The store")
     if kind == "json":
-        with HierarchicalMemory(agent, store, mode="read") as memory:
-            data = memory.export_graph("1.1", control=control)
-        counts = _counts_of(data)
-        if not counts["SemanticMemory"] and not counts["EpisodicMemory"]:
-            raise InvalidInputError(
-                f"Agent {agent!r} has no memories in {store}; nothing was written",
-                hint="Check the agent name (memexplorer stats lists the agents of a store).",
-            )
-        _write_atomically(target, lambda handle: write_export_json(handle, data, control), control)
+        with collector_paused():
+            counts = _export_json(agent, store, target, control)
         return ExportResult(agent, kind, store, target, target.stat().st_size, counts, notes)
     warnings: list[str] = list(notes)
     _make_private_dirs(target.parent)
@@ -374,10 +386,14 @@ def import_agent_store(
                 hint="Use --format raw-db to import a store folder.",
             )
         checkpoint(control, "reading the file")
-        data = _read_export(source)
-        precheck_import(data, merge=merge)  # bad files never create or open a store
-        _make_private_dirs(store.parent)
-        result = _staged_import(agent, store, data, merge, control)
+        with collector_paused():
+            data = _read_export(source)
+            precheck_import(data, merge=merge)  # bad files never create or open a store
+            _make_private_dirs(store.parent)
+            try:
+                result = _staged_import(agent, store, data, merge, control)
+            finally:
+                release_gradually(data)
         _secure_new_store(store, existed)
         counts = {
             "SemanticMemory": result["semantic_nodes_imported"],
