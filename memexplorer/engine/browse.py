@@ -150,6 +150,8 @@ class StoreBrowser(Protocol):
 
     def page(self, table: TableInfo, agent: str, query: PageQuery) -> Page: ...
 
+    def matching_keys(self, table: TableInfo, agent: str, text: str) -> list[str]: ...
+
     def node(self, table: str, key: str) -> NodeDetail: ...
 
     def interrupt(self) -> None: ...
@@ -244,8 +246,11 @@ class GraphBrowser:
             return f"{variable}.{identifier(keys.pop() or '')}"
         return f"label({variable}) + ':' + string(offset(id({variable})))"
 
-    def page(self, table: TableInfo, agent: str, query: PageQuery) -> Page:
-        _check_sort(table, query)
+    def _selection(
+        self, table: TableInfo, agent: str, text: str
+    ) -> tuple[str, str, dict[str, Any]]:
+        """The rows a page shows, before RETURN (their columns named as in the table),
+        the same match for a count, and the parameters of both."""
         params: dict[str, Any]
         if table.kind == "rel":
             match, params = self._rel_match(table.name, agent)
@@ -261,26 +266,35 @@ class GraphBrowser:
             match, params = self._node_match(table.name, agent)
             projections = [f"n.{identifier(c.name)} AS {identifier(c.name)}" for c in
                            table.columns]  # fmt: skip
-        text_columns = [c.name for c in table.columns if c.is_text]
         params = dict(params)
-        if query.text:
-            params["text"] = query.text.lower()
-            tests = " OR ".join(f"lower({identifier(c)}) CONTAINS $text" for c in text_columns)
-            filtered = f"{match} WITH {', '.join(projections)} WHERE {tests or 'false'}"
-            body = f"{filtered} RETURN *"
-            counted = f"{filtered} RETURN count(*)"
-        else:
-            body = f"{match} RETURN {', '.join(projections)}"
-            counted = f"{match} RETURN count(*)"
+        if not text:
+            return f"{match} WITH {', '.join(projections)}", match, params
+        text_columns = [c.name for c in table.columns if c.is_text]
+        params["text"] = text.lower()
+        tests = " OR ".join(f"lower({identifier(c)}) CONTAINS $text" for c in text_columns)
+        filtered = f"{match} WITH {', '.join(projections)} WHERE {tests or 'false'}"
+        return filtered, filtered, params
+
+    def page(self, table: TableInfo, agent: str, query: PageQuery) -> Page:
+        _check_sort(table, query)
+        rows, counted, params = self._selection(table, agent, query.text)
         order = ""
         if query.sort:
             direction = "DESC" if query.descending else "ASC"
             order = f" ORDER BY {identifier(query.sort)} {direction}"
-        total = self.graph.scalar(counted, params) or 0
+        total = self.graph.scalar(f"{counted} RETURN count(*)", params) or 0
         params.update(skip=query.offset, limit=query.limit)
-        data = self.graph.arrow(f"{body}{order} SKIP $skip LIMIT $limit", params)
+        data = self.graph.arrow(f"{rows} RETURN *{order} SKIP $skip LIMIT $limit", params)
         data = data.rename_columns([name.split(".", 1)[-1] for name in data.column_names])
         return Page(table.name, query, data, int(total))
+
+    def matching_keys(self, table: TableInfo, agent: str, text: str) -> list[str]:
+        """The key of every row a filter shows, over all pages, in one scan."""
+        if table.primary_key is None:
+            raise InvalidInputError(f"{table.name} rows have no key to list")
+        rows, _, params = self._selection(table, agent, text)
+        found = self.graph.arrow(f"{rows} RETURN {identifier(table.primary_key)}", params)
+        return [str(key) for key in found.column(0).to_pylist()]
 
     # -- one node ------------------------------------------------------------------------
     def node(self, table: str, key: str) -> NodeDetail:
@@ -444,15 +458,19 @@ class SqliteBrowser:
             )
         return out
 
-    def page(self, table: TableInfo, agent: str, query: PageQuery) -> Page:
-        _check_sort(table, query)
+    def _selection(self, table: TableInfo, agent: str, text: str) -> tuple[str, list[Any]]:
+        """``FROM … WHERE …`` of the rows a page shows, and its arguments."""
         where, args = self._where(table.name, agent)
-        if query.text:
+        if text:
             text_columns = [c.name for c in table.columns if c.is_text]
             tests = " OR ".join(f"instr(lower({self._quoted(c)}), ?) > 0" for c in text_columns)
             where += (" AND " if where else " WHERE ") + f"({tests or '0'})"
-            args += [query.text.lower()] * len(text_columns)
-        source = f"FROM {self._quoted(table.name)}{where}"
+            args += [text.lower()] * len(text_columns)
+        return f"FROM {self._quoted(table.name)}{where}", args
+
+    def page(self, table: TableInfo, agent: str, query: PageQuery) -> Page:
+        _check_sort(table, query)
+        source, args = self._selection(table, agent, query.text)
         total = self.connection.execute(f"SELECT count(*) {source}", args).fetchone()[0]
         order = ""
         if query.sort:
@@ -464,6 +482,14 @@ class SqliteBrowser:
         rows = cursor.fetchall()
         data = pa.table({name: [row[i] for row in rows] for i, name in enumerate(names)})
         return Page(table.name, query, data, int(total))
+
+    def matching_keys(self, table: TableInfo, agent: str, text: str) -> list[str]:
+        """The key of every row a filter shows, over all pages, in one scan."""
+        if table.primary_key is None:
+            raise InvalidInputError(f"{table.name} rows have no key to list")
+        source, args = self._selection(table, agent, text)
+        cursor = self.connection.execute(f"SELECT {self._quoted(table.primary_key)} {source}", args)
+        return [str(row[0]) for row in cursor.fetchall()]
 
     def node(self, table: str, key: str) -> NodeDetail:
         keys = [n for n, _, pk in self._columns.get(table, []) if pk]

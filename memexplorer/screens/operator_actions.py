@@ -18,7 +18,6 @@ from textual.widgets import Input
 from textual.worker import Worker
 
 from memexplorer.engine.backups import BackupRecord, RestoreResult, restore_backup
-from memexplorer.engine.browse import PageQuery
 from memexplorer.engine.catalog import StoreEntry
 from memexplorer.engine.clean import CleanResult, clean_target
 from memexplorer.engine.clean_selection import Selection
@@ -140,11 +139,7 @@ class OperatorActions(Screen[None]):
 
     @work(thread=True, exclusive=True, group="clean-collect", exit_on_error=False)
     def collect_filtered(self, source: TableSource, text: str) -> None:
-        info = source.table
-        first = source.browser.page(info, source.agent, PageQuery(limit=1, text=text))
-        query = PageQuery(limit=max(first.total, 1), text=text)
-        page = source.browser.page(info, source.agent, query)
-        keys = [str(v) for v in page.data.column(info.primary_key).to_pylist()]
+        keys = source.browser.matching_keys(source.table, source.agent, text)
         self.post_message(FilterCollected(source, text, keys))
 
     def on_filter_collected(self, message: FilterCollected) -> None:

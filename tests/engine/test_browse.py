@@ -119,6 +119,14 @@ def test_every_store_kind_browses_read_only(reference_stores, store, agent, tabl
         if info.primary_key:
             key = page.data.column(info.primary_key)[0].as_py()
             assert browser.node(table, str(key)).properties[info.primary_key] == key
+            # The keys a filter shows are those of its pages, all of them at once.
+            word = next(str(v).split()[0] for v in page.data.to_pylist()[0].values()
+                        if isinstance(v, str) and v.strip())  # fmt: skip
+            shown = browser.page(info, agent, PageQuery(limit=info.count, text=word))
+            keys = browser.matching_keys(info, agent, word)
+            assert sorted(keys) == sorted(str(k) for k in shown.data.column(info.primary_key))
+            assert len(keys) == shown.total > 0
+            assert len(browser.matching_keys(info, agent, "")) == info.count
     finally:
         browser.close()
     assert checksums(path) == before
