@@ -23,6 +23,7 @@ from .clean_graph import delete_graph_plan, plan_graph, save_graph_plan
 from .clean_plan import SAMPLE_SIZE, Plan
 from .clean_selection import Selection
 from .clean_sqlite import delete_sqlite_plan, plan_sqlite, save_sqlite_plan
+from .collector import collector_paused
 from .exceptions import InvalidInputError, StoreLockedError
 from .graph_open import open_graph_store, require_graph_readable
 from .graphdb import GraphStore
@@ -183,6 +184,11 @@ def preview_clean(
     target: CleanTarget, selection: Selection, *, sample_size: int = SAMPLE_SIZE
 ) -> CleanPreview:
     """What ``selection`` matches in the store, read-only (nothing is changed)."""
+    with collector_paused():  # 100k rows and their edges: no stop-the-world scans
+        return _planned_preview(target, selection, sample_size)
+
+
+def _planned_preview(target: CleanTarget, selection: Selection, sample_size: int) -> CleanPreview:
     now = datetime.now(UTC)
     if target.engine == "sqlite":
         db = open_sqlite_readonly(target.path)
