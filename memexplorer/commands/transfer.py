@@ -76,6 +76,7 @@ def run_import(args: argparse.Namespace) -> int:
             merge=args.merge,
             storage_path=args.storage_path,
             home=args.home,
+            engine=args.engine,
         )
     extra = [f"skipped (already there): {result.skipped:,}   errors: {result.errors:,}"]
     if result.backup is not None:
@@ -94,7 +95,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--storage-path",
-        help="the agent's folder (holding graph_db or kuzu_db) or the store file",
+        help="the agent's folder (holding graph_db, ladybug_db or kuzu_db) or the store file",
     )
     parser.add_argument(
         "--home", help="the amplihack home when --storage-path is not given (~/.amplihack)"
@@ -115,6 +116,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     imports.add_argument("source", help="a JSON export, or a store file for --format raw-db")
     imports.add_argument(
         "--merge", action="store_true", help="keep the agent's data; skip ids already there"
+    )
+    imports.add_argument(
+        "--engine",
+        choices=("kuzu", "ladybug"),
+        help="the engine of a NEW store (default: the existing store's, else kuzu)",
     )
     _common(imports)
     imports.set_defaults(handler=run_import)

@@ -41,6 +41,7 @@ from .temporal import Supersession, TemporalFact, TemporalIndex, temporal_index_
 __all__ = [
     "SIMILARITY_EDGE_THRESHOLD",
     "SIMILARITY_WINDOW",
+    "GraphEngine",
     "HierarchicalMemory",
     "KnowledgeEdge",
     "KnowledgeNode",
@@ -57,6 +58,8 @@ SIMILARITY_EDGE_THRESHOLD = 0.3
 CONTRADICTION_CHECK_THRESHOLD = 0.5
 
 Mode = Literal["auto", "read", "write"]
+#: The graph engines a new store can be created with.
+GraphEngine = Literal["kuzu", "ladybug"]
 
 
 def _now() -> str:
@@ -82,17 +85,27 @@ class HierarchicalMemory:
 
     ``mode``: "auto" (default) opens an existing store read-only and reopens it
     for writing on the first write, creating a new store when none exists;
-    "read" never writes; "write" takes the write lock at once.
+    "read" never writes; "write" takes the write lock at once. ``engine``
+    ("kuzu" or "ladybug") is the one a NEW store is created with (an agent
+    folder gets its ``kuzu_db`` or ``ladybug_db``); an existing store keeps its own.
     """
 
     def __init__(
-        self, agent_name: str, db_path: str | Path | None = None, *, mode: Mode = "auto"
+        self,
+        agent_name: str,
+        db_path: str | Path | None = None,
+        *,
+        mode: Mode = "auto",
+        engine: GraphEngine = "kuzu",
     ) -> None:
         self.agent_name = validate_agent_name(agent_name)
         if db_path is None:
             db_path = Path.home() / ".amplihack" / "hierarchical_memory" / self.agent_name
-        self.db_path = resolve_hierarchical_path(Path(db_path).expanduser())
+        self.db_path = resolve_hierarchical_path(
+            Path(db_path).expanduser(), new_name=f"{engine}_db"
+        )
         self.mode = mode
+        self.engine = engine
         self._classifier = MemoryClassifier()
         self._graph: GraphStore | None = None
         self._recent: deque[dict[str, Any]] | None = None
@@ -119,7 +132,7 @@ class HierarchicalMemory:
             graph = open_graph(self.db_path, read_only=False)
         else:
             self.db_path.parent.mkdir(parents=True, exist_ok=True)
-            graph = open_graph_store(self.db_path, read_only=False, create="kuzu")
+            graph = open_graph_store(self.db_path, read_only=False, create=self.engine)
         create_schema(graph)
         columns = [name for name, _ in graph.columns("SIMILAR_TO")]
         if columns != ["weight", "metadata"]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 from typing import Any
 
@@ -64,14 +66,28 @@ def create_schema(graph: GraphStore) -> None:
 
 
 def loads_json(text: str | None, default: Any) -> Any:
-    """Parse a JSON column; empty or damaged values read as ``default``."""
+    """Parse a JSON column; empty or damaged values read as ``default``.
+
+    The reference library stores these columns as base64 of JSON since it moved
+    to LadybugDB (``W10=`` for ``[]``), and as JSON before: both read the same.
+    """
     if not text:
         return default
     try:
         value = json.loads(text)
     except (json.JSONDecodeError, TypeError):
-        return default
+        value = _loads_base64_json(text)
+        if value is None:
+            return default
     return value if isinstance(value, type(default)) else default
+
+
+def _loads_base64_json(text: str) -> Any:
+    """The JSON value a base64 text encodes, or None when it encodes none."""
+    try:
+        return json.loads(base64.b64decode(text, validate=True).decode("utf-8"))
+    except (binascii.Error, ValueError, TypeError):
+        return None
 
 
 def _category(metadata: dict[str, Any]) -> MemoryCategory:

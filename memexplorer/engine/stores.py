@@ -124,23 +124,25 @@ def require_kuzu_readable(fmt: StoreFormat) -> None:
         )
 
 
-def resolve_hierarchical_path(db_path: str | Path) -> Path:
+def resolve_hierarchical_path(db_path: str | Path, *, new_name: str = "kuzu_db") -> Path:
     """Where a HierarchicalMemory database lives for a given ``db_path``.
 
     A folder holding ``graph_db`` uses it (seed 002 prefers it), else its
-    ``kuzu_db``; a folder that is itself an old Kuzu database is used as is;
-    any other folder gets a new ``kuzu_db`` inside, as the reference library
-    does. A file path (or a path that does not exist yet) is the database.
+    ``ladybug_db`` (what the reference library writes since it moved to
+    LadybugDB), else its ``kuzu_db``; a folder that is itself an old Kuzu
+    database is used as is; any other folder gets a new ``new_name`` inside,
+    as the reference library does. A file path (or a path that does not exist
+    yet) is the database.
     """
     path = Path(db_path)
     if not path.is_dir():
         return path
-    for name in ("graph_db", "kuzu_db"):
+    for name in ("graph_db", "ladybug_db", "kuzu_db"):
         if (path / name).exists():
             return path / name
     if (path / "lock").exists() or any((path / m).exists() for m in _OLD_KUZU_MARKERS):
         return path
-    return path / "kuzu_db"
+    return path / new_name
 
 
 def _is_candidate(path: Path) -> bool:

@@ -23,7 +23,7 @@ from .exceptions import ImportDataError, InvalidInputError, NotAStoreError, Stor
 from .export_json import write_export_json
 from .graph_open import open_graph_store, require_graph_readable
 from .graph_store import GraphStore, identifier
-from .hierarchical_memory import HierarchicalMemory
+from .hierarchical_memory import GraphEngine, HierarchicalMemory
 from .hierarchical_transfer import precheck_import
 from .inspection import SPEC_TABLES
 from .names import validate_agent_name
@@ -119,13 +119,19 @@ def transfer_backend(environ: Mapping[str, str] | None = None) -> list[str]:
 
 
 def hierarchical_store_path(
-    agent: str, *, storage_path: str | Path | None = None, home: str | Path | None = None
+    agent: str,
+    *,
+    storage_path: str | Path | None = None,
+    home: str | Path | None = None,
+    engine: GraphEngine = "kuzu",
 ) -> Path:
     """The agent's hierarchical store: ``storage_path`` (its folder or the file), else
-    ``<home>/hierarchical_memory/<agent>`` with graph_db preferred over kuzu_db."""
+    ``<home>/hierarchical_memory/<agent>`` with graph_db preferred over ladybug_db and
+    kuzu_db; a folder holding none gets ``<engine>_db``."""
     validate_agent_name(agent)
+    new_name = f"{engine}_db"
     if storage_path is not None:
-        return resolve_hierarchical_path(Path(storage_path).expanduser())
+        return resolve_hierarchical_path(Path(storage_path).expanduser(), new_name=new_name)
     if home is None:
         if not os.environ.get("HOME"):
             raise InvalidInputError(
@@ -133,7 +139,9 @@ def hierarchical_store_path(
                 hint="Set HOME, or give the store with --storage-path.",
             )
         home = Path.home() / ".amplihack"
-    return resolve_hierarchical_path(Path(home).expanduser() / "hierarchical_memory" / agent)
+    return resolve_hierarchical_path(
+        Path(home).expanduser() / "hierarchical_memory" / agent, new_name=new_name
+    )
 
 
 # -- files that appear whole or not at all -----------------------------------------------
@@ -358,17 +366,25 @@ def import_agent_store(
     storage_path: str | Path | None = None,
     home: str | Path | None = None,
     control: TaskControl | None = None,
+    engine: GraphEngine | None = None,
 ) -> ImportResult:
     """Bring an export (or a whole store file) into the agent's store.
 
     The caller's ``agent`` is the only partition key: the file's agent_name is
     never used. Without merge the agent's data is replaced atomically; with it,
     ids that exist already are skipped and counted. ``control`` hears of each
-    stage and may cancel until the new store replaces the old one.
+    stage and may cancel until the new store replaces the old one. ``engine``
+    ("kuzu" or "ladybug") is the one a new store is created with; an existing
+    store keeps its own (default: the existing store's engine, else kuzu).
     """
     kind = transfer_format(format)
     notes = transfer_backend()
     source = Path(source).expanduser()
+    if kind == "raw-db" and engine is not None:
+        raise InvalidInputError(
+            "--engine does not apply to raw-db imports: a raw copy keeps its own engine",
+            hint="Import a JSON export to choose the engine, or use memexplorer migrate.",
+        )
     if kind == "raw-db" and merge:
         raise InvalidInputError(
             "--merge does not work with raw-db imports: a raw copy replaces the whole store",
@@ -377,8 +393,11 @@ def import_agent_store(
     if not source.exists() and not source.is_symlink():
         raise StoreNotFoundError(source, "No such file to import")
     _reject_symlink(source, "The import source")
-    store = hierarchical_store_path(agent, storage_path=storage_path, home=home)
+    store = hierarchical_store_path(
+        agent, storage_path=storage_path, home=home, engine=engine or "kuzu"
+    )
     existed = store.exists()
+    new_engine = _engine_for(store, engine)
     if kind == "json":
         if source.is_dir():
             raise ImportDataError(
@@ -391,7 +410,7 @@ def import_agent_store(
             precheck_import(data, merge=merge)  # bad files never create or open a store
             _make_private_dirs(store.parent)
             try:
-                result = _staged_import(agent, store, data, merge, control)
+                result = _staged_import(agent, store, data, merge, control, new_engine)
             finally:
                 release_gradually(data)
         _secure_new_store(store, existed)
@@ -423,8 +442,29 @@ def _checkpoint_pending_log(store: Path) -> None:
         open_graph_store(store, read_only=False).close()
 
 
+def _engine_for(store: Path, asked: GraphEngine | None) -> GraphEngine:
+    """The engine an import writes with: the existing store's, which ``asked`` may
+    not contradict, else ``asked``, else kuzu."""
+    if not store.exists() or store.is_dir():
+        return asked or "kuzu"
+    existing = sniff(store).engine
+    if existing not in ("kuzu", "ladybug"):
+        raise NotAStoreError(store, f"This is an {existing} file, not a graph store")
+    if asked is not None and asked != existing:
+        raise InvalidInputError(
+            f"{store} is a {existing} store; an import cannot change its engine to {asked}",
+            hint="Leave out --engine, import into a new store, or use memexplorer migrate.",
+        )
+    return existing
+
+
 def _staged_import(
-    agent: str, store: Path, data: dict[str, Any], merge: bool, control: TaskControl | None
+    agent: str,
+    store: Path,
+    data: dict[str, Any],
+    merge: bool,
+    control: TaskControl | None,
+    engine: GraphEngine = "kuzu",
 ) -> dict[str, Any]:
     """Import into a copy of the store, then rename the copy over it.
 
@@ -448,7 +488,7 @@ def _staged_import(
             if merge or not _holds_only(holder, agent):
                 checkpoint(control, "copying the store")
                 shutil.copyfile(store, stage)
-        with HierarchicalMemory(agent, stage, mode="write") as memory:
+        with HierarchicalMemory(agent, stage, mode="write", engine=engine) as memory:
             result = memory.import_from_json(data, merge=merge, control=control)
             checkpoint(control, "saving the new store")
         # Closing checkpointed the copy: it is one self-contained file now.
