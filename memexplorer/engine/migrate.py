@@ -1,0 +1,177 @@
+"""Copy a HierarchicalMemory store to a new store of the other engine.
+
+Kuzu 0.11.3 cannot open a LadybugDB file and ladybug cannot open a Kuzu one,
+so moving a store between the eras goes through the engine's own export and
+import: each agent of the source is exported (format 1.1) and imported into a
+new file written with the other engine. The source is only ever opened
+read-only; the new store is written under a temporary name beside the target
+and renamed into place, so a failure leaves no half-written target. The new
+store is then reopened and its counts, per table and per agent, compared with
+the source's.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .collector import collector_paused, release_gradually
+from .exceptions import InvalidInputError, StoreNotFoundError
+from .graph_open import require_graph_readable
+from .hierarchical_memory import GraphEngine, HierarchicalMemory
+from .inspection import summarize_store
+from .names import validate_agent_name
+from .stores import resolve_hierarchical_path, sniff
+
+__all__ = ["AgentCounts", "MigrationResult", "migrate_store"]
+
+_SIDECARS = (".wal", ".shadow")
+
+
+@dataclass(frozen=True)
+class AgentCounts:
+    """One agent's rows per table in the source and in the new store."""
+
+    agent: str
+    source: dict[str, int]
+    target: dict[str, int]
+
+    @property
+    def tables(self) -> list[str]:
+        return sorted(set(self.source) | set(self.target))
+
+    @property
+    def differing(self) -> list[str]:
+        """Tables whose counts differ (a table absent on one side counts 0)."""
+        return [t for t in self.tables if self.source.get(t, 0) != self.target.get(t, 0)]
+
+
+@dataclass(frozen=True)
+class MigrationResult:
+    source: Path
+    target: Path
+    source_engine: str
+    target_engine: str
+    target_storage_version: int | None
+    agents: list[AgentCounts]
+
+    @property
+    def counts_match(self) -> bool:
+        return not any(agent.differing for agent in self.agents)
+
+
+def _make_private_dirs(folder: Path) -> None:
+    """Create ``folder`` and missing parents as 0o700 (mkdir's parents ignore mode)."""
+    missing = []
+    current = folder
+    while not current.exists():
+        missing.append(current)
+        current = current.parent
+    for path in reversed(missing):
+        path.mkdir(mode=0o700)
+
+
+def _source_store(source: str | Path) -> Path:
+    path = resolve_hierarchical_path(Path(source).expanduser())
+    if not path.exists():
+        raise StoreNotFoundError(path, "No store to migrate at this path")
+    if path.is_symlink():
+        raise InvalidInputError(
+            f"The source {path} is a symbolic link; migrate does not follow links",
+            hint=f"Name the real file: {path.resolve()}",
+        )
+    return path
+
+
+def _refuse_existing(target: Path) -> None:
+    if target.exists() or target.is_symlink():
+        raise InvalidInputError(
+            f"{target} already exists; migrate writes a NEW store and never overwrites one",
+            hint="Name a path that does not exist yet (the store file to create).",
+        )
+
+
+def _chosen_agents(found: dict[str, dict[str, int]], asked: Sequence[str] | None) -> list[str]:
+    if not asked:
+        return sorted(found)
+    missing = [validate_agent_name(a) for a in asked if a not in found]
+    if missing:
+        raise InvalidInputError(
+            f"The source store holds no agent {', '.join(missing)}",
+            hint=f"Its agents: {', '.join(sorted(found)) or 'none'}.",
+        )
+    return list(dict.fromkeys(asked))
+
+
+def _copy_agents(source: Path, stage: Path, agents: list[str], engine: GraphEngine) -> None:
+    """Export each agent from ``source`` (read-only) and import it into ``stage``."""
+    for agent in agents:
+        with collector_paused():
+            with HierarchicalMemory(agent, source, mode="read") as memory:
+                data = memory.export_graph("1.1")
+            try:
+                with HierarchicalMemory(agent, stage, mode="write", engine=engine) as memory:
+                    memory.import_from_json(data, merge=False)
+            finally:
+                release_gradually(data)
+
+
+def migrate_store(
+    source: str | Path,
+    target: str | Path,
+    *,
+    agents: Sequence[str] | None = None,
+    engine: GraphEngine | None = None,
+) -> MigrationResult:
+    """Copy the agents of the HierarchicalMemory store ``source`` into a new store
+    ``target`` written with ``engine`` (default: the engine the source is not).
+
+    ``source`` may be the store file or the agent's folder; ``target`` is the new
+    store file and must not exist. Every agent is copied unless ``agents`` names
+    some. The result holds both sides' counts; ``counts_match`` says whether the
+    new store holds exactly what the source does.
+    """
+    target_path = Path(target).expanduser()
+    _refuse_existing(target_path)
+    source_path = _source_store(source)
+    fmt = sniff(source_path)
+    if fmt.engine not in ("kuzu", "ladybug"):
+        raise InvalidInputError(
+            f"{source_path} is an {fmt.label} file; migrate copies Kuzu and LadybugDB stores",
+            hint="Name a HierarchicalMemory store (memexplorer stats says what each store is).",
+        )
+    require_graph_readable(fmt)
+    new_engine: GraphEngine = engine or ("ladybug" if fmt.engine == "kuzu" else "kuzu")
+    before = summarize_store(fmt)
+    if before.kind != "hierarchical":
+        raise InvalidInputError(
+            f"{source_path} is a {before.kind} store; migrate copies HierarchicalMemory stores",
+            hint="memexplorer stats says what each store is.",
+        )
+    chosen = _chosen_agents(before.agents, agents)
+    if not chosen:
+        raise InvalidInputError(
+            f"{source_path} holds no agents; nothing to migrate", hint="Check the path."
+        )
+    _make_private_dirs(target_path.parent)
+    stage = target_path.with_name(f".{target_path.name}.migrate-{os.getpid()}")
+    try:
+        _copy_agents(source_path, stage, chosen, new_engine)
+        os.chmod(stage, 0o600)
+        with open(stage, "rb") as handle:
+            os.fsync(handle.fileno())
+        try:
+            os.link(stage, target_path)  # unlike a rename, never replaces a file
+        except FileExistsError:
+            _refuse_existing(target_path)
+            raise
+    finally:
+        for suffix in ("", *_SIDECARS):
+            stage.with_name(stage.name + suffix).unlink(missing_ok=True)
+    after = summarize_store(target_path)
+    counts = [AgentCounts(a, before.agents[a], after.agents.get(a, {})) for a in chosen]
+    return MigrationResult(
+        source_path, target_path, fmt.engine, after.engine, after.storage_version, counts
+    )
