@@ -35,7 +35,9 @@ _SQLITE_MAGIC = b"SQLite format 3\x00"
 _SIDECAR_SUFFIXES = ("-wal", "-shm", "-journal", ".wal", ".shadow", ".lock", ".tmp")
 _OLD_KUZU_MARKERS = ("catalog.kz", "data.kz")
 #: Folder names searched for stores (skip caches and our own backups).
-_SKIP_DIRS = {"__pycache__", ".git", "node_modules"}
+#: Not searched for stores; "backups" holds memexplorer's own backups (whole-store copies
+#: among them), which are not live stores.
+_SKIP_DIRS = {"__pycache__", ".git", "node_modules", "backups"}
 
 
 @dataclass(frozen=True)

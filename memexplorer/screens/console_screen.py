@@ -51,7 +51,7 @@ class ConsoleScreen(ConsoleWrites):
     HELP = (
         "A console for your own queries against one store: Cypher for Kuzu stores, SQL "
         "for SQLite ones. While the store is read-only, statements that may write are "
-        "refused; in writing mode (**f2**, or **w** on the stores screen) each one is "
+        "refused; in writing mode (**f6**, or **w** on the stores screen) each one is "
         "shown for you to confirm, a copy of the store is saved first, and **f8** undoes "
         f"it. Rows stop at a cap of {DEFAULT_ROW_CAP:,}; **escape** stops a running query. "
         "Queries are kept per store across restarts: **ctrl+up/down**, or **f3** for the "

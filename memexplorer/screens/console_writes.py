@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rich.syntax import Syntax
 from rich.text import Text
 from textual import work
 from textual.message import Message
@@ -31,7 +30,7 @@ class ConsoleReadOnlyError(ReadOnlyStoreError):
     title = "Store is read-only"
     hint = (
         "This statement may change the store, and the store is open read-only. Press w on "
-        "the stores screen (or f2 here) to switch it to writing mode, then run it again: "
+        "the stores screen (or f6 here) to switch it to writing mode, then run it again: "
         "you will be asked to confirm it, and a copy of the store is saved first."
     )
 
@@ -39,10 +38,9 @@ class ConsoleReadOnlyError(ReadOnlyStoreError):
 def write_modal(store: Path, engine: str, text: str, home: Path) -> ConfirmModal:
     """The confirm for one write statement: the text as it will run, its parameters
     (the console sends none) and the backup taken first."""
-    language = "sql" if engine == "sqlite" else "cypher"
     details = [
         Text.assemble(("Store  ", "bold"), str(store)),
-        Syntax(text, language, word_wrap=True, theme="ansi_dark", background_color="default"),
+        Text.assemble(("Statement  ", "bold"), (text, "reverse")),
         Text.assemble(("Parameters  ", "bold"), "none: the statement runs as written"),
         Text(
             f"A copy of the whole store is saved under {home / 'backups'} before the statement "
@@ -83,7 +81,7 @@ class ConsoleWrites(WritingToggle):
     def ask_to_write(self, text: str) -> None:
         """A statement that may write: refused read-only, else confirmed first."""
         if not self.app.browsers.writing(self.store):  # type: ignore[attr-defined]
-            self.finished("refused: the store is read-only (w on the stores screen, or f2)")
+            self.finished("refused: the store is read-only (w on the stores screen, or f6)")
             self.app.show_error(  # type: ignore[attr-defined]
                 ConsoleReadOnlyError(self.store, "This store is open read-only")
             )

@@ -1,6 +1,6 @@
 """Writing mode: a store the app opened read-only, reopened read-write on request.
 
-The app opens every store read-only. ``w`` (``f2`` in the console) asks first,
+The app opens every store read-only. ``w`` (``f6`` in the console) asks first,
 then reopens the store read-write in a worker; kuzu refuses while another
 process (the agent itself, say) holds the file, and the engine's error says so,
 with the store left read-only. ``w`` again goes back to read-only, unasked.
@@ -113,7 +113,7 @@ class WritingToggle(Screen[None]):
         self.app.store_watch.accept([store])  # type: ignore[attr-defined]
         self.writing_changed(store)
         if done:
-            self.notify(f"{store.parent.name}/{store.name} is open for writing; w (f2 in the "
+            self.notify(f"{store.parent.name}/{store.name} is open for writing; w (f6 in the "
                         "console) switches it back to read-only",
                         title="Writing", severity="warning")  # fmt: skip
 

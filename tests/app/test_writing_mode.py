@@ -105,7 +105,7 @@ async def test_console_write_refused_read_only_then_confirmed_and_undone(home):
         screen = await _console(pilot)
         await _type_and_run(pilot, screen, write)
         assert isinstance(app.screen, ErrorModal) and "Press w" in app.screen.message
-        await _press(pilot, "escape", "f2", "y")  # writing mode from the console
+        await _press(pilot, "escape", "f6", "y")  # writing mode from the console
         assert app.screen is screen and app.browsers.writing(store)
         assert screen.sub_title.startswith("writing console")
         await _type_and_run(pilot, screen, write)

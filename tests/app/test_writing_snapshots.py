@@ -20,9 +20,13 @@ def test_console_write_confirm(snap_compare, snapshot_home):
     app = create_app(snapshot_home)
 
     async def run(pilot):
-        await keys("colon", "f2", "y")(pilot)
+        await keys("colon", "f6", "y")(pilot)
         pilot.app.clear_notifications()
-        pilot.app.screen.query_one(TextArea).text = WRITE
+        editor = pilot.app.screen.query_one(TextArea)
+        editor.text = WRITE
+        editor.focus()
+        editor.move_cursor((0, 0))
+        await settle(pilot)
         await pilot.press("ctrl+r")
         await settle(pilot)
 
