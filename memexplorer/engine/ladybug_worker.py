@@ -66,12 +66,32 @@ def plain_column(kind: str) -> bool:
 
 
 def normalize(value: Any) -> Any:
-    """Rename node, rel and path keys to kuzu's spelling (``_LABEL`` → ``_label``)."""
-    if isinstance(value, dict):
-        return {_INTERNAL_KEYS.get(k, k): normalize(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [normalize(v) for v in value]
+    """Rename node, rel and path keys to kuzu's spelling (``_LABEL`` → ``_label``).
+
+    Only a path's node and rel lists are walked into: property values (lists,
+    structs, maps) never hold nodes, and copying them would double the cost.
+    """
+    kind = type(value)
+    if kind is dict:
+        if "_LABEL" not in value and "_NODES" not in value:
+            return value
+        out = {}
+        for key, item in value.items():
+            key = _INTERNAL_KEYS.get(key, key)
+            out[key] = normalize(item) if key in ("_nodes", "_rels") else item
+        return out
+    if kind is list:
+        return [normalize(item) for item in value]
     return value
+
+
+def normalize_rows(rows: list[list[Any]], types: list[str]) -> list[list[Any]]:
+    """Normalise, in place, the columns whose type holds nodes or rels."""
+    columns = [i for i, kind in enumerate(types) if "NODE" in kind or "REL" in kind]
+    for row in rows if columns else ():
+        for i in columns:
+            row[i] = normalize(row[i])
+    return rows
 
 
 class Server:
@@ -180,10 +200,7 @@ class Server:
             types = result.get_column_data_types()
             if result.get_num_tuples() > ARROW_ROWS_ABOVE and all(map(plain_column, types)):
                 return ARROW, self.ipc(result.get_as_arrow(chunk_size=100_000))
-            rows = result.get_all()
-            if any("NODE" in t or "REL" in t for t in types):
-                rows = normalize(rows)
-            return self.value(rows)
+            return self.value(normalize_rows(result.get_all(), types))
         finally:
             result.close()
 
@@ -207,9 +224,7 @@ class Server:
             result.close()
         finally:
             self.conn.set_query_timeout(0)
-        if any("NODE" in t or "REL" in t for t in types):
-            rows = normalize(rows)
-        return self.value((names, rows, more))
+        return self.value((names, normalize_rows(rows, types), more))
 
     def op_copy(self, cypher: str, data: bytes) -> tuple[int, bytes]:
         import pyarrow as pa
