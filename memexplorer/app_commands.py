@@ -248,6 +248,23 @@ COMMANDS: tuple[AppCommand, ...] = (
                "Show the whole value of the result cell under the cursor", "console"),
     AppCommand("console_editor", "ctrl+e", "screen.focus_editor", "Editor",
                "Move to the query editor", "console", footer=False),
+    AppCommand("console_writing", "f6", "screen.toggle_writing", "Writing",
+               "Switch this store to writing (asks first), or back to read-only", "console",
+               priority=True),
+    AppCommand("console_undo", "f8", "screen.undo_write", "Undo write",
+               "Put back the copy of the store saved before the last write, while its "
+               "notification is up", "console", footer=False, priority=True),
+    AppCommand("console_history", "f3", "screen.focus_history", "History",
+               "Move to this store's earlier queries (narrowed by the editor's words)",
+               "console", footer=False),
+    # Writing mode.
+    AppCommand("writing", "w", "screen.toggle_writing", "Writing",
+               "Switch the store under the cursor to writing (asks first), or back to "
+               "read-only", "main", footer=False),
+    AppCommand("confirm_yes", "y", "screen.confirm", "Confirm", "Go ahead with the change",
+               "confirm"),
+    AppCommand("confirm_no", "escape", "screen.cancel", "Cancel",
+               "Close without changing anything", "confirm"),
 )  # fmt: skip
 
 

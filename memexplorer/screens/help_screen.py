@@ -15,7 +15,8 @@ _SCOPE_TITLES = {"app": "Everywhere", "main": "Stores and tables", "node": "A no
                  "chain": "Temporal chains", "console": "The query console",
                  "clean": "Clean (preview, then delete)", "backups": "Backups",
                  "export": "Export an agent", "import": "Import into an agent",
-                 "audit": "Credential audit", "redact": "Redact (confirm)"}  # fmt: skip
+                 "audit": "Credential audit", "redact": "Redact (confirm)",
+                 "confirm": "Confirm a change"}  # fmt: skip
 
 
 def _keys(text: str) -> str:

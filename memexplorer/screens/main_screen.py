@@ -12,8 +12,9 @@ from textual_fastdatatable import DataTable
 
 from memexplorer.app_commands import bindings_for
 from memexplorer.clipboard import as_json
+from memexplorer.engine.catalog import StoreEntry
 from memexplorer.widgets.node_table import NodeTable, TableSource
-from memexplorer.widgets.stores_tree import AgentItem, StoreItem, StoresTree, TableItem
+from memexplorer.widgets.stores_tree import StoresTree
 
 from .audit_screen import AuditScreen
 from .chain_screen import ChainScreen
@@ -23,9 +24,10 @@ from .node_detail_screen import NodeRef
 from .operator_actions import OperatorActions
 from .query_screen import QueryScreen
 from .value_modal import ValueModal
+from .writing_modal import WritingToggle
 
 
-class MainScreen(OperatorActions):
+class MainScreen(OperatorActions, WritingToggle):
     """Browse every store under the folder the app was opened on."""
 
     HELP = (
@@ -52,7 +54,7 @@ class MainScreen(OperatorActions):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = f"read-only · {self.root}"
+        self.show_mode()
         self.query_one(StoresTree).focus()
 
     @property
@@ -63,10 +65,8 @@ class MainScreen(OperatorActions):
     def open_table(self, message: StoresTree.TableChosen) -> None:
         item = message.item
         browser = self.app.browsers.get(item.entry.path)  # type: ignore[attr-defined]
-        fmt = item.entry.format
-        version = f" storage {fmt.storage_version}" if fmt.storage_version else ""
-        self.sub_title = f"read-only · {fmt.engine}{version} · {item.entry.path}"
         self.table.show(TableSource(browser, item.agent, item.table), focus=True)
+        self.show_mode()
 
     @on(StoresTree.StoreChosen)
     def store_chosen(self, message: StoresTree.StoreChosen) -> None:
@@ -138,29 +138,10 @@ class MainScreen(OperatorActions):
         self.notify(f"Copied a row of {source.table.name} as JSON")
 
     def action_query(self) -> None:
-        """The query box for the agent under the tree's cursor (when the tree has the
-        keyboard, or no table is open), else for the open table's agent."""
-        tree = self.query_one(StoresTree)
-        item = tree.cursor_node.data if tree.cursor_node is not None else None
-        source = self.table.source
-        if source is not None and not tree.has_focus:
-            entry = next((e for e in tree.entries if e.path == source.browser.path), None)
-            target = (entry, source.agent) if entry is not None else None
-        elif isinstance(item, AgentItem | TableItem):
-            target = (item.entry, item.agent)
-        elif isinstance(item, StoreItem) and len(item.entry.agents) == 1:
-            target = (item.entry, next(iter(item.entry.agents)))
-        else:
-            target = None
-        if target is None:
-            self.notify("Choose an agent in the stores tree first", severity="warning")
-        elif target[0].kind != "hierarchical":
-            self.notify(
-                f"{target[0].path.name} is a {target[0].kind} store: only hierarchical "
-                "stores (hierarchical_memory/…) have retrieve_subgraph",
-                title="No retrieval here", severity="warning",
-            )  # fmt: skip
-        else:
+        """The query box for the agent pointed at (see ``_cursor_target``)."""
+        target = self._agent_target("No retrieval here", "only hierarchical stores "
+                                    "(hierarchical_memory/…) have retrieve_subgraph")  # fmt: skip
+        if target is not None:
             self.app.push_screen(QueryScreen(target[0].path, target[1]))
 
     def action_graph_row(self) -> None:
@@ -178,41 +159,58 @@ class MainScreen(OperatorActions):
         self.app.push_screen(GraphScreen(NodeRef(source.browser.path, info.name, key)))
 
     def action_chains(self) -> None:
-        """The temporal chains of the agent under the tree's cursor (when the tree has the
-        keyboard, or no table is open), else of the open table's agent."""
-        tree = self.query_one(StoresTree)
-        item = tree.cursor_node.data if tree.cursor_node is not None else None
-        source = self.table.source
-        if isinstance(item, StoreItem) and len(item.entry.agents) == 1:
-            item = AgentItem(item.entry, next(iter(item.entry.agents)))
-        target = None
-        if isinstance(item, AgentItem | TableItem) and (tree.has_focus or source is None):
-            target = (item.entry, item.agent)
-        elif source is not None:
-            entry = next((e for e in tree.entries if e.path == source.browser.path), None)
-            target = (entry, source.agent) if entry is not None else None
-        if target is None:
-            self.notify("Choose an agent in the stores tree first", severity="warning")
-        elif target[0].kind != "hierarchical":
-            note = f"{target[0].path.name} is a {target[0].kind} store: no temporal chains"
-            self.notify(note, title="No chains here", severity="warning")
-        else:
+        """The temporal chains of the agent pointed at (see ``_cursor_target``)."""
+        target = self._agent_target("No chains here", "no temporal chains")
+        if target is not None:
             self.app.push_screen(ChainScreen(target[0].path, target[1]))
 
-    def action_console(self) -> None:
-        """The query console on the store under the tree's cursor, else the open table's."""
-        tree = self.query_one(StoresTree)
-        item = tree.cursor_node.data if tree.cursor_node is not None else None
-        entry = getattr(item, "entry", None)
-        if self.table.source is not None and (entry is None or not tree.has_focus):
-            path = self.table.source.browser.path
-            entry = next((e for e in tree.entries if e.path == path), entry)
-        if entry is None:
+    def _store_target(self) -> StoreEntry | None:
+        """The store pointed at, if it opened; else say why not."""
+        target = self._cursor_target()
+        if target is None:
             self.notify("Choose a store in the stores tree first", severity="warning")
-        elif entry.state != "ok":
-            self.app.show_error(entry.error)  # type: ignore[attr-defined]
-        else:
-            self.app.push_screen(ConsoleScreen(entry.path, entry.format.engine))
+            return None
+        if target[0].state != "ok":
+            self.app.show_error(target[0].error)  # type: ignore[attr-defined]
+            return None
+        return target[0]
+
+    def action_console(self) -> None:
+        """The query console on the store pointed at (any kind, any agent)."""
+        entry = self._store_target()
+        if entry is not None:
+            console = ConsoleScreen(entry.path, entry.format.engine, entry.kind)
+            self.app.push_screen(console, lambda touched: self._console_closed(entry, touched))
+
+    def _console_closed(self, entry: StoreEntry, touched: bool | None) -> None:
+        if touched:
+            self.writing_changed(entry.path)
+
+    # -- writing mode (see writing_modal.py) ---------------------------------------------
+    def writing_target(self) -> tuple[Path, str] | None:
+        entry = self._store_target()
+        return (entry.path, entry.format.engine) if entry is not None else None
+
+    def writing_changed(self, store: Path) -> None:
+        """The store was reopened: new counts, the open table on the new handle."""
+        self.app.store_watch.accept([store])  # type: ignore[attr-defined]
+        self.reload_stores([store])
+        self.show_mode()
+
+    def show_mode(self) -> None:
+        """The sub-title leads with the open table's store mode: read-only or writing."""
+        source = self.table.source
+        if source is None:
+            writing = [p.name for p in self.app.browsers.writing_stores()]  # type: ignore[attr-defined]
+            mode = f"writing {', '.join(writing)}" if writing else "read-only"
+            self.sub_title = f"{mode} · {self.root}"
+            return
+        entry = self._entry_for(source.browser.path)
+        fmt = entry.format if entry is not None else None
+        version = f" storage {fmt.storage_version}" if fmt and fmt.storage_version else ""
+        engine = f"{fmt.engine}{version} · " if fmt else ""
+        mode = self.app.browsers.mode(source.browser.path)  # type: ignore[attr-defined]
+        self.sub_title = f"{mode} · {engine}{source.browser.path}"
 
     def action_audit(self) -> None:
         """The credential audit of every store under the folder the app was opened on."""
