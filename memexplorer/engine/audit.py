@@ -4,7 +4,11 @@ Stores are opened read-only and scanned generically from their own catalogs
 (Kuzu node and rel tables, SQLite tables), so tables the spec never named are
 covered too. Each text column is read with one query that returns only
 candidate rows: values containing one of the literal markers every secret
-pattern needs (:data:`NEEDLES`); Python's :func:`find_secrets` then decides.
+pattern needs (:data:`NEEDLES`), or shaped like base64 of JSON, which the
+reference library writes into LadybugDB stores' tags and metadata and no
+marker survives; Python decodes those (:mod:`.stored_json`) and
+:func:`find_secrets` then decides. A finding in a decoded value names its
+column ``<column> (base64)`` and previews the decoded text.
 A finding names where the secret is and what kind it is; its preview shows a
 little context with every secret masked, so a report can be shown, logged or
 mailed without spreading what it found.
@@ -23,9 +27,11 @@ from .exceptions import CorruptStoreError, MemoryError
 from .graphdb import GraphStore, identifier
 from .inspection import AGENT_COLUMNS, open_graph, open_sqlite_readonly
 from .security import SECRET_PATTERNS, SecretFinding, SecretPattern, find_secrets
+from .stored_json import BASE64_JSON_REGEX, stored_json_text
 from .stores import StoreFormat, find_stores, sniff
 
 __all__ = [
+    "BASE64_LABEL",
     "NEEDLES",
     "AuditFinding",
     "AuditReport",
@@ -210,6 +216,9 @@ def _shown(value: Any) -> str:
 
 Row = tuple[Key, str, Any, Any]  # (key, shown id, agent, value)
 
+#: Appended to the column a finding names when its value is base64 of JSON.
+BASE64_LABEL = "(base64)"
+
 
 class _Collector:
     """Turns candidate rows of one column into findings."""
@@ -223,15 +232,18 @@ class _Collector:
         for key, shown_id, agent, value in rows:
             if not isinstance(value, str) or not value:
                 continue
-            found = find_secrets(value)
+            decoded = stored_json_text(value)
+            text = value if decoded is None else decoded
+            found = find_secrets(text)
             if not found:
                 continue
             location = replace(where, key=key)
-            for finding, preview in zip(found, _previews(value, found), strict=True):
+            column = where.column if decoded is None else f"{where.column} {BASE64_LABEL}"
+            for finding, preview in zip(found, _previews(text, found), strict=True):
                 self.findings.append(
                     AuditFinding(
                         str(self.store), _shown(agent), where.table, _shown(shown_id),
-                        where.column, finding.kind, preview, location,
+                        column, finding.kind, preview, location,
                     )
                 )  # fmt: skip
 
@@ -244,16 +256,65 @@ def _agent_column(names: Iterable[str]) -> str | None:
 # -- Kuzu ------------------------------------------------------------------------------
 
 
-def _cypher_candidates(value: str, needles: tuple[str, ...] | None) -> str:
-    """A WHERE test true for every value that may hold a secret."""
+def _cypher_filters(value: str, needles: tuple[str, ...] | None) -> list[Filter]:
+    """The candidate queries of one column; together they return every value
+    that may hold a secret, in plain text or in base64 of JSON.
+
+    The text is lowered once per row (lowering it per needle made the scan
+    several times slower). Base64 needs its own query: the engine evaluates
+    every branch of an OR on every row, so a regex there would run on all of
+    them, where the cheap tests before it in an AND spare most rows.
+    """
     if needles is None:
-        return f"{value} IS NOT NULL"
-    tests = " OR ".join(f"lower({value}) CONTAINS $n{i}" for i in range(len(needles)))
-    return f"{value} IS NOT NULL AND ({tests})"
+        return [Filter("", f"{value} IS NOT NULL", {})]
+    tests = " OR ".join(f"low CONTAINS $n{i}" for i in range(len(needles)))
+    shape = (
+        f"substring({value}, 1, 1) IN ['e', 'W', 'I'] AND size({value}) % 4 = 0 "
+        f"AND regexp_matches({value}, $b64)"
+    )
+    return [
+        Filter(
+            f", lower({value}) AS low",
+            f"low IS NOT NULL AND ({tests})",
+            {f"n{i}": needle for i, needle in enumerate(needles)},
+        ),
+        Filter("", shape, {"b64": BASE64_JSON_REGEX}),
+    ]
 
 
-def _needle_params(needles: tuple[str, ...] | None) -> dict[str, Any]:
-    return {f"n{i}": needle for i, needle in enumerate(needles or ())}
+@dataclass(frozen=True)
+class Filter:
+    """One candidate query's extra WITH column, WHERE test and parameters."""
+
+    computed: str
+    test: str
+    params: dict[str, Any]
+
+
+def _graph_candidates(
+    graph: GraphStore,
+    match: str,
+    bound: str,
+    value: str,
+    scope: str,
+    returns: str,
+    params: dict[str, Any],
+    needles: tuple[str, ...] | None,
+) -> list[tuple[Any, ...]]:
+    """The candidate rows of one column (``match`` binds the variables named in
+    ``bound``); a row that two filters return comes once."""
+    found: list[tuple[Any, ...]] = []
+    for number, where in enumerate(_cypher_filters(value, needles)):
+        # A WITH only where a value is computed: after one, the engine runs the
+        # WHERE on every row instead of pushing its cheap tests into the scan.
+        computed = f" WITH {bound}{where.computed}" if where.computed else ""
+        rows = graph.rows(
+            f"{match}{computed} WHERE {scope}{where.test} RETURN {returns}",
+            {**params, **where.params},
+        )
+        seen = set(found) if number else set()
+        found.extend(tuple(row) for row in rows if tuple(row) not in seen)
+    return found
 
 
 def _text_columns(columns: list[tuple[str, str]]) -> list[str]:
@@ -274,14 +335,12 @@ def _scan_kuzu(graph: GraphStore, collector: _Collector) -> None:
         scope = f"n.{identifier(owner)} = $agent AND " if agent is not None and owner else ""
         owner_value = f"n.{identifier(owner)}" if owner else "''"
         for column in _text_columns(columns):
-            rows = graph.rows(
-                f"""MATCH (n:{identifier(table)})
-                    WHERE {scope}{_cypher_candidates(f"n.{identifier(column)}", needles)}
-                    RETURN n.{identifier(key)} AS k, {owner_value} AS a,
-                           n.{identifier(column)} AS v""",
-                {**_needle_params(needles), **({"agent": agent} if scope else {})},
-            )
-            where = FindingLocation(graph.path, "kuzu", table, column, ())
+            rows = _graph_candidates(
+                graph, f"MATCH (n:{identifier(table)})", "n", f"n.{identifier(column)}", scope,
+                f"n.{identifier(key)} AS k, {owner_value} AS a, n.{identifier(column)} AS v",
+                {"agent": agent} if scope else {}, needles,
+            )  # fmt: skip
+            where = FindingLocation(graph.path, graph.engine, table, column, ())
             collector.add(where, ((((key, r[0]),), str(r[0]), r[1], r[2]) for r in rows))
     for name, rel in graph.rel_tables().items():
         columns = _text_columns(graph.columns(name))
@@ -305,14 +364,15 @@ def _scan_kuzu_rel(
     scope = f"a.{identifier(owner)} = $agent AND " if collector.agent is not None and owner else ""
     owner_value = f"a.{identifier(owner)}" if owner else "''"
     for column in columns:
-        rows = graph.rows(
-            f"""MATCH (a:{identifier(ends[0])})-[r:{identifier(rel)}]->(b:{identifier(ends[1])})
-                WHERE {scope}{_cypher_candidates(f"r.{identifier(column)}", needles)}
-                RETURN a.{identifier(source_key)} AS k1, b.{identifier(target_key)} AS k2,
-                       {owner_value} AS o, r.{identifier(column)} AS v""",
-            {**_needle_params(needles), **({"agent": collector.agent} if scope else {})},
-        )
-        where = FindingLocation(graph.path, "kuzu", rel, column, (), ends)
+        rows = _graph_candidates(
+            graph,
+            f"MATCH (a:{identifier(ends[0])})-[r:{identifier(rel)}]->(b:{identifier(ends[1])})",
+            "a, r, b", f"r.{identifier(column)}", scope,
+            f"a.{identifier(source_key)} AS k1, b.{identifier(target_key)} AS k2, "
+            f"{owner_value} AS o, r.{identifier(column)} AS v",
+            {"agent": collector.agent} if scope else {}, needles,
+        )  # fmt: skip
+        where = FindingLocation(graph.path, graph.engine, rel, column, (), ends)
         collector.add(
             where,
             (
@@ -356,7 +416,16 @@ def _sqlite_candidates(column: str, needles: tuple[str, ...] | None) -> str:
     if needles is None:
         return f"typeof({value}) = 'text'"
     tests = " OR ".join(f"instr(lower({value}), :n{i}) > 0" for i in range(len(needles)))
-    return f"typeof({value}) = 'text' AND ({tests})"
+    # BASE64_JSON_REGEX without a regex function: SQLite has only GLOB.
+    encoded = (
+        f"(length({value}) % 4 = 0 AND substr({value}, 1, 1) IN ('e', 'W', 'I') "
+        f"AND {value} NOT GLOB '*[^A-Za-z0-9+/=]*')"
+    )
+    return f"typeof({value}) = 'text' AND ({tests} OR {encoded})"
+
+
+def _sqlite_params(needles: tuple[str, ...] | None) -> dict[str, Any]:
+    return {f"n{i}": needle for i, needle in enumerate(needles or ())}
 
 
 def _scan_sqlite(connection: sqlite3.Connection, path: Path, collector: _Collector) -> None:
@@ -377,7 +446,7 @@ def _scan_sqlite(connection: sqlite3.Connection, path: Path, collector: _Collect
                 f"""SELECT {owner_value}, {identifier(column)}, {selected}
                     FROM {identifier(table)}
                     WHERE {scope}{_sqlite_candidates(column, needles)}""",
-                {**_needle_params(needles), **({"agent": agent} if scope else {})},
+                {**_sqlite_params(needles), **({"agent": agent} if scope else {})},
             )
             where = FindingLocation(path, "sqlite", table, column, ())
             collector.add(

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import base64
-import binascii
-import json
 from typing import Any
 
 from .graphdb import GraphStore
 from .knowledge import KnowledgeNode, MemoryCategory
+from .stored_json import decode_stored_json
 
 __all__ = [
     "FACT_FIELDS",
@@ -69,25 +67,13 @@ def loads_json(text: str | None, default: Any) -> Any:
     """Parse a JSON column; empty or damaged values read as ``default``.
 
     The reference library stores these columns as base64 of JSON since it moved
-    to LadybugDB (``W10=`` for ``[]``), and as JSON before: both read the same.
+    to LadybugDB (``W10=`` for ``[]``), and as JSON before: both read the same
+    (see :mod:`.stored_json`).
     """
     if not text:
         return default
-    try:
-        value = json.loads(text)
-    except (json.JSONDecodeError, TypeError):
-        value = _loads_base64_json(text)
-        if value is None:
-            return default
+    value, _ = decode_stored_json(text)
     return value if isinstance(value, type(default)) else default
-
-
-def _loads_base64_json(text: str) -> Any:
-    """The JSON value a base64 text encodes, or None when it encodes none."""
-    try:
-        return json.loads(base64.b64decode(text, validate=True).decode("utf-8"))
-    except (binascii.Error, ValueError, TypeError):
-        return None
 
 
 def _category(metadata: dict[str, Any]) -> MemoryCategory:

@@ -7,10 +7,13 @@ and only the rows that really change are saved with :func:`write_backup`
 Only after the backup exists are the values written, in one transaction.
 Rel properties are reported but not redacted: a backup restores edges by
 inserting them, which would leave the redacted copy beside the original.
+A value stored as base64 of JSON (LadybugDB-era tags, metadata, steps) is
+decoded, scrubbed and encoded again, so the library still reads it.
 """
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -27,6 +30,7 @@ from .inspection import detect_kind
 from .saved_rows import SavedTable
 from .security import CredentialScrubber
 from .sqlite_rows import rebuild_fts, save_rows
+from .stored_json import encode_base64_json, stored_json_text
 
 __all__ = ["RedactionResult", "redact_findings"]
 
@@ -72,9 +76,10 @@ def _by_table(locations: list[FindingLocation]) -> dict[str, dict[tuple, set[str
 
 
 def _changes(
-    saved: SavedTable, wanted: dict[tuple, set[str]]
+    saved: SavedTable, wanted: dict[tuple, set[str]], skipped: list[str]
 ) -> tuple[SavedTable, list[tuple[dict[str, Any], dict[str, str]]]]:
-    """The saved rows that will change, and for each its new column values."""
+    """The saved rows that will change, and for each its new column values;
+    values that cannot be scrubbed and stay JSON are named in ``skipped``."""
     kept = SavedTable(saved.name, saved.kind, saved.columns, key=saved.key)
     changes = []
     for row in saved.rows:
@@ -84,14 +89,63 @@ def _changes(
         new = {}
         for column in sorted(columns):
             value = row.get(column)
-            if isinstance(value, str):
-                scrubbed, changed = _SCRUB.scrub_text(value)
-                if changed:
-                    new[column] = scrubbed
+            if not isinstance(value, str) or (scrubbed := _scrubbed(value)) is None:
+                continue
+            if scrubbed == value:
+                key = "/".join(str(row.get(k)) for k in saved.key)
+                skipped.append(f"{saved.name}.{column} of {key} (a secret across JSON fields)")
+            else:
+                new[column] = scrubbed
         if new:
             kept.rows.append(row)
             changes.append((row, new))
     return kept, changes
+
+
+def _scrubbed(value: str) -> str | None:
+    """The value with its secrets redacted, or None when it holds none; base64
+    of JSON comes back as base64 of JSON, or unchanged when no secret can be
+    taken out of it without breaking the JSON."""
+    text = stored_json_text(value)
+    if text is None:
+        scrubbed, changed = _SCRUB.scrub_text(value)
+        return scrubbed if changed else None
+    scrubbed, changed = _SCRUB.scrub_text(text)
+    if not changed:
+        return None
+    decoded = json.loads(text)
+    try:
+        kept = _shape(json.loads(scrubbed)) == _shape(decoded)
+    except ValueError:
+        kept = False
+    if not kept:
+        # A secret ran across JSON syntax (a quote, a comma): scrub each string instead.
+        strings = _scrub_strings(decoded)
+        if strings == decoded:
+            return value
+        scrubbed = json.dumps(strings)
+    return encode_base64_json(scrubbed)
+
+
+def _shape(value: Any) -> Any:
+    """A JSON value with every scalar replaced by its type: equal shapes have the
+    same keys, lengths and types, whatever their strings say."""
+    if isinstance(value, dict):
+        return {key: _shape(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_shape(item) for item in value]
+    return type(value).__name__
+
+
+def _scrub_strings(value: Any) -> Any:
+    """A JSON value with the secrets in each of its strings (keys too) redacted."""
+    if isinstance(value, str):
+        return _SCRUB.scrub_text(value)[0]
+    if isinstance(value, list):
+        return [_scrub_strings(item) for item in value]
+    if isinstance(value, dict):
+        return {_scrub_strings(k): _scrub_strings(v) for k, v in value.items()}
+    return value
 
 
 def _graph_kind(graph: GraphStore) -> str:
@@ -111,14 +165,14 @@ def _redact_graph(path: Path, locations: list[FindingLocation], home: Path) -> R
         plans = []
         for table, wanted in _by_table(nodes).items():
             saved = save_nodes(graph, table, [values[0] for values in wanted])
-            kept, changes = _changes(saved, wanted)
+            kept, changes = _changes(saved, wanted, result.not_redacted)
             if changes:
                 backups.append(kept)
                 plans.append((table, saved.key[0], changes))
         if not plans:
             return result
         result.backup = write_backup(
-            home, action="redact", store=path, kind=_graph_kind(graph), engine="kuzu",
+            home, action="redact", store=path, kind=_graph_kind(graph), engine=graph.engine,
             tables=backups, agents=_agents(backups), selection={"audit": "redact"},
             restore_mode="replace",
         )  # fmt: skip
@@ -187,7 +241,7 @@ def _redact_sqlite_rows(
         )
         saved = save_rows(connection, table, key_names[0], [values[0] for values in wanted])
         saved.key = key_names
-        kept, changes = _changes(saved, wanted)
+        kept, changes = _changes(saved, wanted, result.not_redacted)
         if changes:
             backups.append(kept)
             plans.append((table, key_names, changes))
