@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,9 +19,10 @@ from textual.worker import Worker
 from memexplorer.app_commands import bindings_for
 from memexplorer.clipboard import as_json
 from memexplorer.engine.browse import EdgeInfo, NodeDetail
+from memexplorer.engine.stored_json import decode_stored_json
 
 from .error_modal import report_failed_worker
-from .value_modal import ValueModal
+from .value_modal import BASE64_NOTE, ValueModal
 
 _CELL = 70
 
@@ -39,6 +41,16 @@ def _cell(value: Any) -> str:
         return str(round(value, 3))
     text = "NULL" if value is None else " ".join(str(value).split())
     return text if len(text) <= _CELL else text[: _CELL - 1] + "…"
+
+
+def _property_cell(value: Any) -> str | Text:
+    """A property's cell; base64 of JSON is shown decoded, with a note."""
+    decoded, was_base64 = decode_stored_json(value)
+    if not was_base64:
+        return _cell(value)
+    cell = Text(_cell(json.dumps(decoded, ensure_ascii=False)))
+    cell.append(f"  ({BASE64_NOTE})", style="dim italic")
+    return cell
 
 
 def edge_label(edge: EdgeInfo) -> Text:
@@ -128,7 +140,7 @@ class NodeDetailScreen(Screen[None]):
         table = self.query_one("#properties", DataTable)
         table.clear()
         for name, value in detail.properties.items():
-            table.add_row(name, _cell(value), key=name)
+            table.add_row(name, _property_cell(value), key=name)
         self._fill_edges(detail)
         table.focus()
 

@@ -1,4 +1,5 @@
-"""A whole value, for cells the table cuts short: JSON shown pretty, text wrapped."""
+"""A whole value, for cells the table cuts short: JSON shown pretty, text wrapped;
+base64 of JSON (how LadybugDB-era stores hold tags and metadata) shown decoded."""
 
 from __future__ import annotations
 
@@ -12,9 +13,18 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from memexplorer.engine.stored_json import decode_stored_json
+
+#: The modal's note on a value it shows decoded.
+BASE64_NOTE = "stored as base64"
+
 
 def pretty_value(value: Any) -> tuple[str, bool]:
-    """The value as text, and whether it is JSON (JSON text is re-indented)."""
+    """The value as text, and whether it is JSON (JSON text is re-indented,
+    base64 of JSON decoded)."""
+    decoded, was_base64 = decode_stored_json(value)
+    if was_base64:
+        return json.dumps(decoded, indent=2, ensure_ascii=False), True
     if isinstance(value, str):
         stripped = value.strip()
         if stripped[:1] in ("{", "[") and stripped[-1:] in ("}", "]"):
@@ -47,10 +57,12 @@ class ValueModal(ModalScreen[None]):
         super().__init__()
         self.value_title = title
         self.text, self.is_json = pretty_value(value)
+        self.note = BASE64_NOTE if decode_stored_json(value)[1] else ""
 
     def compose(self) -> ComposeResult:
         with VerticalScroll() as scroll:
             scroll.border_title = self.value_title
+            scroll.border_subtitle = self.note
             if self.is_json:
                 yield Static(Syntax(self.text, "json", word_wrap=True, theme="ansi_dark"))
             else:

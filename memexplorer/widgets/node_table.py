@@ -19,6 +19,7 @@ from textual.worker import Worker, WorkerState
 from textual_fastdatatable import DataTable
 
 from memexplorer.engine.browse import Page, PageQuery, StoreBrowser, TableInfo
+from memexplorer.engine.stored_json import stored_json_text
 from memexplorer.screens.error_modal import report_failed_worker
 
 #: Cells show at most this many characters; ``v`` opens the whole value.
@@ -78,6 +79,7 @@ class NodeTable(Vertical):
         self.source: TableSource | None = None
         self.page_query = PageQuery(limit=page_size)
         self.page: Page | None = None
+        self.base64_columns: list[str] = []
 
     def compose(self) -> ComposeResult:
         yield Static("Choose a table on the left.", id="status")
@@ -127,6 +129,7 @@ class NodeTable(Vertical):
         old = self._grid()
         column = old.cursor_column if old is not None and self.page is not None else 0
         self.page = message.page
+        self.base64_columns = _base64_columns(message.page)
         rows = self.query_one("#rows", Vertical)
         await rows.remove_children()
         if message.page.data.num_rows:
@@ -156,6 +159,9 @@ class NodeTable(Vertical):
             text.append(f" of {self.source.agent}", style="dim")
         if self.page is not None and self.page.query == self.page_query:
             text.append(f"  {self.page.describe()}")
+        if self.base64_columns and self.page is not None:
+            names = ", ".join(self.base64_columns)
+            text.append(f"  {names}: stored as base64 (v shows it decoded)", style="dim")
         if self.page_query.sort:
             arrow = "↓" if self.page_query.descending else "↑"
             text.append(f"  sorted by {self.page_query.sort} {arrow}", style="dim")
@@ -266,3 +272,13 @@ class NodeTable(Vertical):
     def focus_rows(self) -> None:
         grid = self._grid()
         (grid or self).focus()
+
+
+def _base64_columns(page: Page) -> list[str]:
+    """Columns whose values on this page include base64 of JSON (the cells show
+    the stored text; the value view decodes it)."""
+    return [
+        name
+        for name in page.data.column_names
+        if any(stored_json_text(value) for value in page.data.column(name).to_pylist())
+    ]
