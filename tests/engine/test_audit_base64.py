@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import shutil
 import sqlite3
+from importlib.util import find_spec
 
 import pytest
 from store_helpers import checksums
@@ -21,6 +23,10 @@ from memexplorer.engine.stored_json import decode_stored_json, stored_json_text
 HIERARCHICAL = "home/.amplihack/hierarchical_memory/ops-agent/ladybug_db"
 COGNITIVE = "cognitive_db"
 STEPS_SECRET = "ghp_FAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKE2"
+needs_ladybug = pytest.mark.skipif(
+    find_spec("ladybug") is None and not os.environ.get("CI"),
+    reason="needs the ladybug extra: pip install 'memexplorer[ladybug]'",
+)
 
 
 def _b64(value: object) -> str:
@@ -43,6 +49,7 @@ def _flagged(findings, root):
     }
 
 
+@needs_ladybug
 def test_audit_of_ladybug_stores_equals_the_manifest(ladybug_stores, ladybug_manifest):
     before = checksums(ladybug_stores)
     report = audit_paths([ladybug_stores])
@@ -68,6 +75,7 @@ def test_audit_of_ladybug_stores_equals_the_manifest(ladybug_stores, ladybug_man
     assert shown == encoded and len(encoded) == 2
 
 
+@needs_ladybug
 def test_a_base64_finding_previews_the_decoded_text_masked(ladybug_stores):
     [steps] = [f for f in audit_store(ladybug_stores / COGNITIVE) if f.table == "ProceduralMemory"]
     assert steps.column == "steps (base64)" and steps.kind == "github_token"
@@ -88,6 +96,7 @@ def _cells(path):
     return cells
 
 
+@needs_ladybug
 @pytest.mark.parametrize("store", [COGNITIVE, HIERARCHICAL])
 def test_redact_base64_values_round_trip(ladybug_stores, tmp_path, store):
     path = tmp_path / "store" / "ladybug_db"
