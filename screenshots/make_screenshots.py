@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from textual.pilot import Pilot
+from textual.widgets import TextArea
 
 from memexplorer.app import create_app
 from memexplorer.engine.demo import write_demo_home
@@ -69,6 +70,22 @@ def keys(*names: str) -> Callable[[Pilot], Awaitable[None]]:
     return lambda pilot: press(pilot, *names)
 
 
+CONSOLE_EXAMPLE = (
+    "MATCH (f:SemanticMemory)\nWHERE f.confidence >= 0.8\n"
+    "RETURN f.concept, f.content, f.confidence\nORDER BY f.confidence DESC LIMIT 12"
+)
+
+
+def console_text(text: str) -> Callable[[Pilot], Awaitable[None]]:
+    """Replace the console's editor text (typing would add to its example)."""
+
+    async def run(pilot: Pilot) -> None:
+        pilot.app.screen.query_one("#editor", TextArea).text = text
+        await _settle(pilot)
+
+    return run
+
+
 SCENES: dict[str, Scene] = {
     "01-stores": scene(),
     "02-node-table": scene(open_table),
@@ -80,6 +97,14 @@ SCENES: dict[str, Scene] = {
     "06-cognitive-table": scene(lambda p: open_table(p, "cognitive", "ProspectiveMemory")),
     "07-experience-table": scene(lambda p: open_table(p, "experience", "experiences")),
     "08-help": scene(keys("f1")),
+    "11-graph": scene(open_table, keys("m")),
+    "12-chains": scene(open_table, keys("c")),
+    "13-query-box": scene(open_table, keys("q", *"checkout-api connection pool", "enter")),
+    "14-console": scene(open_table, keys("colon"), console_text(CONSOLE_EXAMPLE), keys("f5")),
+    "15-clean-preview": scene(open_table, keys("delete")),
+    "16-export": scene(open_table, keys("e")),
+    "17-import-preview": scene(open_table, keys("i")),
+    "18-backups": scene(open_table, keys("delete", "y", "b")),
     "10-writing-confirm": scene(keys("w")),
     "09-credential-audit": scene(keys("a")),
 }

@@ -24,6 +24,7 @@ from memexplorer.app_commands import bindings_for
 from memexplorer.engine.audit import AuditFinding, AuditReport, audit_paths
 from memexplorer.engine.backups import BackupRecord, RestoreResult, restore_backup
 from memexplorer.engine.redaction import RedactionResult, redact_findings
+from memexplorer.wording import counted
 
 from .audit_labels import SORTS, node_ref, same_value, store_labels, trimmed
 from .error_modal import report_failed_worker
@@ -261,7 +262,8 @@ class AuditScreen(Screen[None]):
             return
         self.undo = (backups, time.monotonic() + UNDO_SECONDS)
         self.notify(
-            f"Redacted {changed:,} values in {len(backups)} stores. Press u to undo "
+            f"Redacted {counted(changed, 'value')} in {counted(len(backups), 'store')}. "
+            "Press u to undo "
             f"(backup {', '.join(b.path.name for b in backups)}).",
             title="Redacted", timeout=UNDO_SECONDS,
         )  # fmt: skip
@@ -289,8 +291,8 @@ class AuditScreen(Screen[None]):
         self.running = False
         restored = sum(result.restored for result in message.results)
         self.after_write([result.store for result in message.results])
-        self.notify(f"Restored {restored:,} rows in {len(message.results)} stores",
-                    title="Undone")  # fmt: skip
+        stores = counted(len(message.results), "store")
+        self.notify(f"Restored {counted(restored, 'row')} in {stores}", title="Undone")
 
     def after_write(self, stores: list[Path]) -> None:
         """Our own write is no outside change; the stores screen reloads; audit again."""

@@ -16,6 +16,7 @@ from textual.worker import Worker
 
 from memexplorer.app_commands import bindings_for
 from memexplorer.engine.backups import BackupRecord, RestoreResult, list_backups, restore_backup
+from memexplorer.wording import counted
 
 from .error_modal import report_failed_worker
 
@@ -115,7 +116,9 @@ class BackupsScreen(Screen[None]):
         table.clear()
         for record in self.records:
             nodes = sum(c for name, c in record.counts.items() if not name.isupper())
-            counts = f"{nodes:,} rows, {sum(record.counts.values()) - nodes:,} edges"
+            counts = (
+                f"{counted(nodes, 'row')}, {counted(sum(record.counts.values()) - nodes, 'edge')}"
+            )
             table.add_row(
                 f"{record.created_at:%Y-%m-%d %H:%M:%S}",
                 record.action,
@@ -128,7 +131,7 @@ class BackupsScreen(Screen[None]):
         if self.records:
             table.move_cursor(row=min(row, len(self.records) - 1))
         where = self.query_one("#where", Static)
-        where.update(f"{len(self.records):,} backups in {self.home / 'backups'}")
+        where.update(f"{counted(len(self.records), 'backup')} in {self.home / 'backups'}")
 
     # -- commands ------------------------------------------------------------------------
     def action_restore(self) -> None:

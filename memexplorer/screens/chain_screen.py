@@ -23,6 +23,7 @@ from memexplorer.engine.browse import GraphBrowser
 from memexplorer.engine.chains import TemporalChain, agent_chains, fact_chain
 from memexplorer.engine.exceptions import InvalidInputError
 from memexplorer.widgets.chain_timeline import ChainTimeline
+from memexplorer.wording import counted
 
 from .error_modal import report_failed_worker
 from .node_detail_screen import NodeRef
@@ -128,7 +129,7 @@ class ChainScreen(Screen[None]):
         self.chains = message.chains
         table = self.query_one("#chains", DataTable)
         table.clear()
-        table.border_subtitle = f"{len(self.chains):,} chains"
+        table.border_subtitle = counted(len(self.chains), "chain")
         for index, chain in enumerate(self.chains):
             concept = chain.concept if len(chain.concept) <= 24 else chain.concept[:23] + "…"
             marks = "".join(_FLAG_MARKS[flag] for flag in chain.flags)

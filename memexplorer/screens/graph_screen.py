@@ -16,6 +16,7 @@ from memexplorer.app_commands import bindings_for
 from memexplorer.engine.neighbourhood import Neighbourhood, NeighbourhoodReader, View
 from memexplorer.graph_drawing import Box
 from memexplorer.widgets.neighbourhood_graph import NeighbourhoodGraph, table_style
+from memexplorer.wording import counted
 
 from .error_modal import report_failed_worker
 from .node_detail_screen import NodeRef
@@ -86,8 +87,8 @@ class GraphScreen(Screen[None]):
         if hood is None:
             return
         centre = hood.nodes[hood.centre]
-        line = Text(f"depth {self.view.depth} · {len(hood.nodes)} nodes, {len(hood.edges)} "
-                    f"edges around ", style="dim")  # fmt: skip
+        sizes = f"{counted(len(hood.nodes), 'node')}, {counted(len(hood.edges), 'edge')}"
+        line = Text(f"depth {self.view.depth} · {sizes} around ", style="dim")
         line.append(centre.table, style=table_style(centre.table)).append(f" {centre.label}")
         node = hood.nodes[box.node]
         selected = Text("▶ ")
