@@ -39,10 +39,30 @@ def home(reference_stores: Path) -> Path:
     return reference_stores / "home" / ".amplihack"
 
 
+def _listing(root: Path) -> dict[str, tuple[int, int]]:
+    """Every file under ``root`` with its size and modification time."""
+    return {
+        str(path.relative_to(root)): (path.lstat().st_size, path.lstat().st_mtime_ns)
+        for path in root.rglob("*")
+    }
+
+
 @pytest.fixture(scope="session")
-def snapshot_home(_pristine_stores: Path) -> Path:
+def _snapshot_copy(_pristine_stores: Path) -> dict[str, tuple[int, int]]:
     shutil.rmtree(SNAPSHOT_ROOT, ignore_errors=True)
     shutil.copytree(_pristine_stores, SNAPSHOT_ROOT, symlinks=True)
+    return _listing(SNAPSHOT_ROOT)
+
+
+@pytest.fixture
+def snapshot_home(_pristine_stores: Path, _snapshot_copy: dict[str, tuple[int, int]]) -> Path:
+    """The copy at the fixed path, as unpacked: copied again whenever an earlier test
+    left anything behind in it (a backup folder, a changed store), which would show."""
+    if _listing(SNAPSHOT_ROOT) != _snapshot_copy:
+        shutil.rmtree(SNAPSHOT_ROOT)
+        shutil.copytree(_pristine_stores, SNAPSHOT_ROOT, symlinks=True)
+        _snapshot_copy.clear()
+        _snapshot_copy.update(_listing(SNAPSHOT_ROOT))
     return SNAPSHOT_ROOT / "home" / ".amplihack"
 
 
