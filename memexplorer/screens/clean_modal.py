@@ -80,6 +80,7 @@ class CleanModal(ModalScreen[CleanResult | None]):
         self.sessions = sessions
         self.preview: CleanPreview | None = None
         self.running = False
+        self.pattern_submitted = False
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
@@ -116,6 +117,7 @@ class CleanModal(ModalScreen[CleanResult | None]):
 
     @on(Input.Submitted, "#pattern")
     def new_pattern(self, event: Input.Submitted) -> None:
+        self.pattern_submitted = True
         try:
             self.selection = Selection(pattern=event.value.strip())
         except Exception as error:  # a bad glob: the one error path says why
@@ -140,8 +142,10 @@ class CleanModal(ModalScreen[CleanResult | None]):
             sample.add_row(str(row["table"]), str(row["id"]), label[:60])
         self.query_one("#summary", Static).update(self.summary(preview))
         self.query_one("#confirm", Button).disabled = not preview.rows
-        if self.sessions and self.query_one("#pattern", Input).has_focus:
-            sample.focus()  # so y confirms rather than typing into the glob
+        if self.pattern_submitted and self.query_one("#pattern", Input).has_focus:
+            # The operator chose this glob: y now confirms rather than typing into it.
+            # The first preview (of the glob the modal opened with) leaves the box to type in.
+            sample.focus()
 
     @staticmethod
     def summary(preview: CleanPreview) -> str:

@@ -15,6 +15,7 @@ from textual.worker import Worker
 from memexplorer.engine.browse import TableInfo
 from memexplorer.engine.catalog import StoreEntry, list_stores
 from memexplorer.screens.error_modal import report_failed_worker
+from memexplorer.wording import counted
 
 _KIND_STYLE = {"hierarchical": "cyan", "cognitive": "magenta", "experience": "yellow",
                "flat": "green"}  # fmt: skip
@@ -64,7 +65,7 @@ def store_label(entry: StoreEntry, root: Path) -> Text:
 def agent_label(agent: str, counts: dict[str, int], node_tables: set[str]) -> Text:
     records = sum(count for table, count in counts.items() if table in node_tables)
     label = Text(agent or "(no agent)", style="bold")
-    label.append(f"  {records:,} records", style="dim")
+    label.append(f"  {counted(records, 'record')}", style="dim")
     return label
 
 

@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 from conftest import SIZE, settle
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Input
 
 from memexplorer.app import create_app
 from memexplorer.engine.backups import list_backups
+from memexplorer.engine.demo import write_demo_home
 from memexplorer.engine.graphdb import KuzuStore
 from memexplorer.engine.transfer import export_agent_store
 from memexplorer.screens.backups_screen import BackupsScreen, ConfirmRestore
@@ -20,6 +23,7 @@ from memexplorer.screens.clean_modal import CleanModal
 from memexplorer.screens.main_screen import MainScreen
 from memexplorer.screens.operator_actions import operator_home
 from memexplorer.widgets.node_table import NodeTable, TableSource
+from memexplorer.widgets.stores_tree import StoresTree
 
 
 def _ops(home: Path) -> Path:
@@ -187,3 +191,47 @@ def test_backups_go_to_the_home_or_the_store_s_home(home, tmp_path):
     assert operator_home(home, _ops(home)) == home
     assert operator_home(_ops(home).parent, _ops(home)) == home
     assert operator_home(tmp_path, None) == tmp_path
+
+
+async def test_clean_flat_sessions_by_glob_then_undo(tmp_path):
+    """On the demo home's flat memory.db: the glob box takes the typing, enter previews
+    that glob, y deletes exactly its sessions (after a backup), u brings them back."""
+    home = write_demo_home(tmp_path / ".amplihack")
+    store = home / "memory.db"
+
+    def sessions() -> list[str]:
+        with closing(sqlite3.connect(store)) as db:
+            return sorted(row[0] for row in db.execute("SELECT session_id FROM sessions"))
+
+    def entries() -> int:
+        with closing(sqlite3.connect(store)) as db:
+            return db.execute("SELECT count(*) FROM memory_entries").fetchone()[0]
+
+    before, total = sessions(), entries()
+    app = create_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        tree = app.screen.query_one(StoresTree)
+        flat = next(n for n in tree.root.children if n.data.entry.path == store)
+        tree.move_cursor(flat)
+        tree.focus()
+        await pilot.press("delete")
+        await settle(pilot)
+        modal = app.screen
+        assert isinstance(modal, CleanModal) and modal.preview is not None
+        assert modal.preview.counts["sessions"] == len(before)  # "*" to start with
+        assert modal.query_one("#pattern", Input).has_focus  # ready for the glob
+        modal.query_one("#pattern", Input).value = ""
+        await pilot.press(*"2026-04-03*", "enter")
+        await settle(pilot)
+        assert modal.preview.counts["sessions"] == 1
+        gone = [row["id"] for row in modal.preview.sample]
+        assert gone == ["2026-04-03-market-brief"]
+        assert sessions() == before  # nothing changed by the previews
+        await pilot.press("y")
+        await settle(pilot)
+        assert sessions() == sorted(set(before) - set(gone))
+        assert entries() == total - modal.preview.counts["memory_entries"]
+        await pilot.press("u")
+        await settle(pilot)
+    assert sessions() == before and entries() == total
