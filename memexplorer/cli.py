@@ -9,6 +9,7 @@ usage or input, 3 the store is locked by another process.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -65,6 +66,16 @@ def run_app(path: str | None) -> int:
     from memexplorer.app import create_app
     from memexplorer.config import load_config
 
+    # A web driver (memexplorer serve) brings its own screen; a terminal app without
+    # a terminal would wait on input that never comes, at full CPU.
+    if "TEXTUAL_DRIVER" not in os.environ and not (sys.stdin.isatty() and sys.stdout.isatty()):
+        print(
+            "memexplorer: the app needs a terminal (stdin and stdout are not one).\n"
+            "For scripts use the commands instead, e.g. `memexplorer stats PATH --json`; "
+            "for a browser, `memexplorer serve PATH`.",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
     config = load_config()
     for problem in config.problems:
         print(f"warning: {problem}", file=sys.stderr)

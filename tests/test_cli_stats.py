@@ -86,3 +86,10 @@ def test_demo_is_written_only_when_missing(tmp_path):
     assert again.returncode == 0, again.stderr
     assert "Wrote a demo home" not in again.stderr
     assert {p: p.stat().st_mtime_ns for p in home.rglob("*")} == before
+
+
+def test_the_app_refuses_to_start_without_a_terminal(tmp_path):
+    # Without a terminal the app would wait for input forever at full CPU.
+    result = run(str(tmp_path))
+    assert result.returncode == 2
+    assert "needs a terminal" in result.stderr and "memexplorer stats" in result.stderr
