@@ -278,7 +278,11 @@ class OperatorActions(Screen[None]):
         table = self.query_one(NodeTable)
         source, query = table.source, table.page_query
         self.app.browsers.close_all()  # type: ignore[attr-defined]
-        self.query_one(StoresTree).reload()
+        tree = self.query_one(StoresTree)
+        # Our own write (clean, undo, restore) is no news from disk: every store is
+        # re-read now, so none is announced as changed.
+        self.app.store_watch.accept(entry.path for entry in tree.entries)  # type: ignore[attr-defined]
+        tree.reload()
         if source is None:
             return
         browser = self.app.browsers.get(source.browser.path)  # type: ignore[attr-defined]

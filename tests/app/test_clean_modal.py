@@ -232,6 +232,10 @@ async def test_clean_flat_sessions_by_glob_then_undo(tmp_path):
         await settle(pilot)
         assert sessions() == sorted(set(before) - set(gone))
         assert entries() == total - modal.preview.counts["memory_entries"]
+        app.check_stores()  # the app's own write is not news from disk
+        assert app.changed_stores == []
         await pilot.press("u")
         await settle(pilot)
+        app.check_stores()
+        assert app.changed_stores == []
     assert sessions() == before and entries() == total
