@@ -16,11 +16,16 @@ from textual.widgets import Button, DataTable, Input, Static
 from textual.worker import Worker
 
 from memexplorer.app_commands import bindings_for
-from memexplorer.engine.exceptions import ImportDataError
+from memexplorer.engine.exceptions import ImportDataError, MemoryError
 from memexplorer.engine.graphdb import identifier
 from memexplorer.engine.hierarchical_transfer import validate_export
 from memexplorer.engine.progress import OperationCancelled, ProgressStep, TaskControl
-from memexplorer.engine.transfer import MAX_IMPORT_BYTES, ImportResult, import_agent_store
+from memexplorer.engine.transfer import (
+    MAX_IMPORT_BYTES,
+    ImportResult,
+    hierarchical_store_path,
+    import_agent_store,
+)
 from memexplorer.widgets.path_suggester import PathSuggester
 from memexplorer.widgets.task_progress import TaskProgress
 
@@ -41,7 +46,8 @@ class ImportPreview:
 
 
 def read_preview(source: Path, graph, agent: str) -> ImportPreview:  # type: ignore[no-untyped-def]
-    """Parse and check the file as the import will, then look its ids up, read-only."""
+    """Parse and check the file as the import will, then look its ids up, read-only
+    (``graph`` None: the import makes a new store, which holds nothing yet)."""
     if source.stat().st_size > MAX_IMPORT_BYTES:
         raise ImportDataError(f"{source} is over the import cap of 500 MB; not read")
     try:
@@ -52,6 +58,9 @@ def read_preview(source: Path, graph, agent: str) -> ImportPreview:  # type: ign
     counts = {name: len(rows) for name, rows in doc.items()}
     existing, store_counts = {}, {}
     for name, table in _NODE_TABLES.items():
+        if graph is None:
+            existing[table] = store_counts[table] = 0
+            continue
         ids = [row["memory_id"] for row in doc.get(name, [])]
         found = graph.rows(
             f"MATCH (n:{identifier(table)}) WHERE n.memory_id IN $ids RETURN count(n)",
@@ -70,7 +79,9 @@ class ImportModal(ModalScreen[ImportResult | None]):
     """Name a file, see what it holds and what will change, then import."""
 
     HELP = (
-        "Bring a JSON export (transfer format 1.1) into this agent. Type the file's path "
+        "Bring a JSON export (transfer format 1.1) into an agent: the one under the cursor, "
+        "or type another name to import into that agent's own store under the home (made "
+        "if it does not exist; the preview says so). Type the file's path "
         "and press enter (or **ctrl+o**) for a preview: rows per list in the file, and how "
         "many of its ids the store has already. **ctrl+t** switches between *replace* (the "
         "agent's memory becomes the file's) and *merge* (ids already there are skipped). "
@@ -88,6 +99,9 @@ class ImportModal(ModalScreen[ImportResult | None]):
         background: $surface; padding: 0 1;
     }
     ImportModal #change { margin-top: 1; }
+    ImportModal #agent-row { height: 3; }
+    ImportModal #agent-label { width: auto; padding: 1 0; }
+    ImportModal #agent { width: 40; }
     ImportModal DataTable { height: auto; max-height: 12; margin-top: 1; }
     ImportModal #buttons { height: 3; margin-top: 1; align-horizontal: right; }
     ImportModal Button { margin-left: 2; }
@@ -108,10 +122,12 @@ class ImportModal(ModalScreen[ImportResult | None]):
         modal: ImportModal
         step: ProgressStep
 
-    def __init__(self, agent: str, store: Path, source: str = "") -> None:
+    def __init__(self, agent: str, store: Path, source: str = "", *, home: Path | None = None):
         super().__init__()
         self.agent = agent
         self.store = store
+        self.cursor_target = (agent, store)
+        self.home = home
         self.source = source
         self.merge = False
         self.preview: ImportPreview | None = None
@@ -119,8 +135,12 @@ class ImportModal(ModalScreen[ImportResult | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
-            box.border_title = f"Import into {self.agent}"
-            yield Static(f"Into {self.store}", markup=False)
+            box.border_title = "Import"
+            with Horizontal(id="agent-row"):
+                yield Static("into agent ", id="agent-label")
+                yield Input(self.agent, id="agent", disabled=self.home is None,
+                            tooltip="another name imports into that agent's own store")  # fmt: skip
+            yield Static(self._store_line(), id="store", markup=False)
             yield Input(self.source, placeholder="a JSON export file; enter previews it",
                         id="source", suggester=PathSuggester())  # fmt: skip
             yield DataTable(id="counts", cursor_type="none", zebra_stripes=True)
@@ -140,14 +160,39 @@ class ImportModal(ModalScreen[ImportResult | None]):
     def source_submitted(self) -> None:
         self.action_preview()
 
+    def _store_line(self) -> str:
+        new = "" if self.store.exists() else "  (a new store: created by the import)"
+        return f"store {self.store}{new}"
+
+    @on(Input.Changed, "#agent")
+    def agent_changed(self, event: Input.Changed) -> None:
+        """Another agent name: that agent's store under the home (made if missing)."""
+        name = event.value.strip()
+        if name == self.cursor_target[0]:
+            self.agent, self.store = self.cursor_target
+        else:
+            try:
+                store = hierarchical_store_path(name, home=self.home)
+            except MemoryError as error:
+                self.agent = ""
+                self.preview = None
+                self.query_one("#confirm", Button).disabled = True
+                self.query_one("#store", Static).update(error.message)
+                return
+            self.agent, self.store = name, store
+        self.query_one("#store", Static).update(self._store_line())
+        if self.preview is not None:
+            self.action_preview()  # what is there already depends on the store
+
     def action_preview(self) -> None:
         text = self.query_one("#source", Input).value.strip()
-        if not text or self.running:
+        if not text or self.running or not self.agent:
             return
         self.preview = None
         self.query_one("#confirm", Button).disabled = True
         self.query_one("#change", Static).update("Reading the file…")
-        graph = self.app.browsers.get(self.store).graph  # type: ignore[attr-defined]
+        graph = (self.app.browsers.get(self.store).graph  # type: ignore[attr-defined]
+                 if self.store.exists() else None)  # fmt: skip
         self.load_preview(Path(text).expanduser(), graph)
 
     @work(thread=True, exclusive=True, group="import-preview", exit_on_error=False)
@@ -191,6 +236,7 @@ class ImportModal(ModalScreen[ImportResult | None]):
 
     def _lock_inputs(self, locked: bool) -> None:
         self.query_one("#source", Input).disabled = locked
+        self.query_one("#agent", Input).disabled = locked or self.home is None
         self.query_one("#confirm", Button).disabled = locked
 
     def action_confirm(self) -> None:

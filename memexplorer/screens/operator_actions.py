@@ -265,7 +265,8 @@ class OperatorActions(Screen[None]):
     def action_import_file(self) -> None:
         target = self._agent_target("No import here", "import works on hierarchical agent stores")
         if target is not None:
-            self.app.push_screen(ImportModal(target[1], target[0].path), self._imported)
+            modal = ImportModal(target[1], target[0].path, home=self._home(target[0].path))
+            self.app.push_screen(modal, self._imported)
 
     def _imported(self, result: ImportResult | None) -> None:
         if result is not None:

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 from conftest import SIZE, settle
+from store_helpers import checksums
 from textual.widgets import DataTable, Input
 
 from memexplorer.app import create_app
@@ -15,6 +16,7 @@ from memexplorer.engine.transfer import export_agent_store
 from memexplorer.screens.export_modal import ExportModal
 from memexplorer.screens.import_modal import ImportModal
 from memexplorer.screens.main_screen import MainScreen
+from memexplorer.widgets.stores_tree import StoresTree
 
 
 def _ops(home: Path) -> Path:
@@ -135,3 +137,36 @@ async def test_import_of_a_bad_file_goes_to_the_error_modal(home, tmp_path):
         await pilot.press("escape")
         await settle(pilot)
         assert isinstance(app.screen, ImportModal) and app.screen.preview is None
+
+
+async def test_import_into_a_new_agent_makes_its_store(home, tmp_path):
+    source = tmp_path / "ops.json"
+    before = _export(home, source)
+    ops_sums = checksums(_ops(home).parent)
+    # As the reference library does: a new agent's store is the file named after it.
+    new_store = home / "hierarchical_memory" / "copy-agent"
+    app = create_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("i")
+        await settle(pilot)
+        modal = app.screen
+        assert isinstance(modal, ImportModal) and modal.agent == "ops-agent"
+        await _set(pilot, app, "#agent", "bad name/")
+        assert modal.agent == "" and "agent" in str(modal.query_one("#store").render()).lower()
+        await _set(pilot, app, "#agent", "copy-agent")
+        assert modal.store == new_store
+        assert "a new store" in str(modal.query_one("#store").render())
+        await _set(pilot, app, "#source", str(source))
+        await pilot.press("ctrl+o")
+        await settle(pilot)
+        assert modal.preview.existing == {"SemanticMemory": 0, "EpisodicMemory": 0}
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen)
+        tree = app.screen.query_one(StoresTree)
+        assert any(entry.path == new_store for entry in tree.entries)
+    after = json.loads(json.dumps(export_agent_store("copy-agent", tmp_path / "c.json",
+                                                     home=home).counts))  # fmt: skip
+    assert after["SemanticMemory"] == len(before["semantic_nodes"])
+    assert checksums(_ops(home).parent) == ops_sums
