@@ -216,7 +216,10 @@ class ImportModal(ModalScreen[ImportResult | None]):
         semantic, episodic = (preview.store_counts[t] for t in _NODE_TABLES.values())
         there = sum(preview.existing.values())
         incoming = sum(preview.counts.get(n, 0) for n in _NODE_TABLES)
-        if self.merge:
+        if not self.store.exists():
+            text = (f"NEW: {self.agent} gets the file's {incoming:,} nodes and their edges "
+                    "in a new store.")  # fmt: skip
+        elif self.merge:
             text = (f"MERGE: {incoming - there:,} new nodes are added; {there:,} ids already "
                     f"there are skipped. The agent keeps its {semantic:,} semantic and "
                     f"{episodic:,} episodic memories.")  # fmt: skip
