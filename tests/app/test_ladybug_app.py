@@ -112,3 +112,33 @@ async def test_a_mixed_home_lists_browses_and_queries_both_engines(mixed_home, e
             # the LadybugDB store replays the Kuzu one with the same ids
             assert set(case["node_ids"]) <= set(screen.results.shown_ids()), case["query"]
     assert checksums(mixed_home) == before
+
+
+async def test_every_ladybug_store_opens_with_the_manifest_counts(ladybug_stores, ladybug_manifest):
+    """The LadybugDB home as written: every graph store listed as ladybug, each agent's
+    node tables counting exactly the manifest's live rows, and no file changed."""
+    before = checksums(ladybug_stores)
+    app = create_app(ladybug_stores)
+    checked = 0
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        tree = app.screen.query_one(StoresTree)
+        stores = {str(n.data.entry.path.relative_to(ladybug_stores)): n for n in tree.root.children}
+        for name, db in ladybug_manifest["databases"].items():
+            if name.endswith(".db"):
+                continue  # SQLite, read by the same app as in the Kuzu era
+            node = stores[name]
+            assert node.data.entry.format.engine == "ladybug", name
+            for agent_node in node.children:
+                agent = agent_node.data.agent
+                agent_node.expand()
+                await settle(pilot)
+                tables = [
+                    c.data.table for c in agent_node.children if isinstance(c.data, TableItem)
+                ]
+                shown = {t.name: t.count for t in tables if t.kind == "node"}
+                for table, info in db["inventory"]["node_tables"].items():
+                    assert shown[table] == info["per_agent"].get(agent, 0), (name, agent, table)
+                    checked += 1
+    assert checked >= 20
+    assert checksums(ladybug_stores) == before
