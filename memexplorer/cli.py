@@ -60,15 +60,19 @@ def _commands(parser: argparse.ArgumentParser) -> set[str]:
     return set()
 
 
+def _has_screen() -> bool:
+    """A terminal on stdin and stdout, or a web driver (memexplorer serve) instead."""
+    return "TEXTUAL_DRIVER" in os.environ or (sys.stdin.isatty() and sys.stdout.isatty())
+
+
 def run_app(path: str | None) -> int:
     """Open the terminal app on ``path`` (default: the settings' home, else ~/.amplihack).
     Problems in the settings file go to stderr too; the app carries on with defaults."""
     from memexplorer.app import create_app
     from memexplorer.config import load_config
 
-    # A web driver (memexplorer serve) brings its own screen; a terminal app without
-    # a terminal would wait on input that never comes, at full CPU.
-    if "TEXTUAL_DRIVER" not in os.environ and not (sys.stdin.isatty() and sys.stdout.isatty()):
+    # Without a screen the app would wait on input that never comes, at full CPU.
+    if not _has_screen():
         print(
             "memexplorer: the app needs a terminal (stdin and stdout are not one).\n"
             "For scripts use the commands instead, e.g. `memexplorer stats PATH --json`; "
