@@ -29,6 +29,7 @@ from memexplorer import __version__
 from .exceptions import InvalidInputError, MemoryError, StoreLockedError, StoreNotFoundError
 from .graph_open import open_graph_store
 from .graph_rows import insert_edges, insert_nodes, replace_nodes
+from .private_dirs import make_private_dirs
 from .saved_rows import SavedTable
 from .sqlite_rows import insert_rows, rebuild_fts, replace_rows
 
@@ -138,13 +139,7 @@ def backups_folder(home: str | Path) -> Path:
 
 def _private_dirs(folder: Path) -> None:
     """Create ``folder`` and missing parents as 0o700; a symlink is refused."""
-    missing = []
-    current = folder
-    while not current.exists() and not current.is_symlink():
-        missing.append(current)
-        current = current.parent
-    for path in reversed(missing):
-        path.mkdir(mode=0o700)
+    make_private_dirs(folder)
     if folder.is_symlink():
         raise BackupError(f"The backups folder is a symbolic link, which is not followed: {folder}")
 

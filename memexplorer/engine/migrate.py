@@ -23,6 +23,7 @@ from .graph_open import require_graph_readable
 from .hierarchical_memory import GraphEngine, HierarchicalMemory
 from .inspection import summarize_store
 from .names import validate_agent_name
+from .private_dirs import make_private_dirs
 from .stores import resolve_hierarchical_path, sniff
 
 __all__ = ["AgentCounts", "MigrationResult", "migrate_store"]
@@ -60,17 +61,6 @@ class MigrationResult:
     @property
     def counts_match(self) -> bool:
         return not any(agent.differing for agent in self.agents)
-
-
-def _make_private_dirs(folder: Path) -> None:
-    """Create ``folder`` and missing parents as 0o700 (mkdir's parents ignore mode)."""
-    missing = []
-    current = folder
-    while not current.exists():
-        missing.append(current)
-        current = current.parent
-    for path in reversed(missing):
-        path.mkdir(mode=0o700)
 
 
 def _source_store(source: str | Path) -> Path:
@@ -155,7 +145,7 @@ def migrate_store(
         raise InvalidInputError(
             f"{source_path} holds no agents; nothing to migrate", hint="Check the path."
         )
-    _make_private_dirs(target_path.parent)
+    make_private_dirs(target_path.parent)
     stage = target_path.with_name(f".{target_path.name}.migrate-{os.getpid()}")
     try:
         _copy_agents(source_path, stage, chosen, new_engine)

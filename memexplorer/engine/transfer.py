@@ -27,6 +27,7 @@ from .hierarchical_memory import GraphEngine, HierarchicalMemory
 from .hierarchical_transfer import precheck_import
 from .inspection import SPEC_TABLES
 from .names import validate_agent_name
+from .private_dirs import make_private_dirs
 from .progress import TaskControl, checkpoint
 from .stores import resolve_hierarchical_path, sniff
 
@@ -145,17 +146,6 @@ def hierarchical_store_path(
 
 
 # -- files that appear whole or not at all -----------------------------------------------
-def _make_private_dirs(folder: Path) -> None:
-    """Create ``folder`` and missing parents as 0o700 (mkdir's parents ignore mode)."""
-    missing = []
-    current = folder
-    while not current.exists():
-        missing.append(current)
-        current = current.parent
-    for path in reversed(missing):
-        path.mkdir(mode=0o700)
-
-
 def _reject_symlink(path: Path, what: str) -> None:
     if path.is_symlink():
         raise InvalidInputError(
@@ -169,7 +159,7 @@ def _write_atomically(
 ) -> None:
     """Let ``write`` fill a temporary file, then rename it over ``target``: the file
     is whole or absent, and a cancel (checked while writing) leaves it absent."""
-    _make_private_dirs(target.parent)
+    make_private_dirs(target.parent)
     temporary = target.with_name(target.name + ".tmp")
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
@@ -302,7 +292,7 @@ def export_agent_store(
             counts = _export_json(agent, store, target, control)
         return ExportResult(agent, kind, store, target, target.stat().st_size, counts, notes)
     warnings: list[str] = list(notes)
-    _make_private_dirs(target.parent)
+    make_private_dirs(target.parent)
     if store.is_dir():
         # Kuzu before 0.11 kept a store as a folder; kuzu 0.11 cannot read it,
         # but a raw copy needs no reading.
@@ -408,7 +398,7 @@ def import_agent_store(
         with collector_paused():
             data = _read_export(source)
             precheck_import(data, merge=merge)  # bad files never create or open a store
-            _make_private_dirs(store.parent)
+            make_private_dirs(store.parent)
             try:
                 result = _staged_import(agent, store, data, merge, control, new_engine)
             finally:
@@ -574,7 +564,7 @@ def _import_raw(agent: str, source: Path, store: Path) -> ImportResult:
             )
     if store.exists() and not store.is_dir():
         _probe_unlocked(store)
-    _make_private_dirs(store.parent)
+    make_private_dirs(store.parent)
     backup = store.with_name(store.name + ".bak") if store.exists() else None
     if backup is not None:
         _replace_backup(store, backup)
