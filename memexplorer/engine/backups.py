@@ -114,6 +114,8 @@ class RestoreResult:
     backup: Path
     store: Path
     tables: dict[str, TableRestore]
+    #: A copy of the whole store was put back (no rows are counted then).
+    whole_store: bool = False
 
     @property
     def restored(self) -> int:
@@ -356,7 +358,7 @@ def restore_backup(backup_path: str | Path) -> RestoreResult:
         counts = _restore_sqlite(store, tables, mode)
     else:
         counts = _restore_graph(store, tables, mode)
-    result = RestoreResult(record.path, store, counts)
+    result = RestoreResult(record.path, store, counts, whole_store=mode == "file")
     marker = {"restored_at": datetime.now(UTC).isoformat(), **result.to_dict()}
     temporary = record.path / f".{RESTORED}.tmp"
     temporary.unlink(missing_ok=True)

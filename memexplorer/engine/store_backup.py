@@ -75,7 +75,7 @@ def write_store_backup(
 ) -> BackupRecord:
     """Save a copy of the whole store ``browser`` has open read-write, before a
     change. Raises BackupError (nothing saved, nothing changed) when it cannot."""
-    engine = "sqlite" if isinstance(browser, SqliteBrowser) else "kuzu"
+    engine = browser.graph.engine if isinstance(browser, GraphBrowser) else "sqlite"
     now = datetime.now(UTC)
     short = uuid.uuid4().hex[:8]
     name = f"{now.strftime('%Y%m%dT%H%M%S%fZ')}-{action}-{short}"

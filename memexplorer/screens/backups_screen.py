@@ -16,7 +16,7 @@ from textual.worker import Worker
 
 from memexplorer.app_commands import bindings_for
 from memexplorer.engine.backups import BackupRecord, RestoreResult, list_backups, restore_backup
-from memexplorer.wording import counted
+from memexplorer.wording import counted, restored_summary
 
 from .error_modal import report_failed_worker
 
@@ -158,9 +158,9 @@ class BackupsScreen(Screen[None]):
 
     def on_backups_screen_restored(self, message: Restored) -> None:
         result = message.result
-        there = f", {result.already_there:,} already there" if result.already_there else ""
-        self.notify(f"Restored {result.restored:,} rows into {result.store}{there}",
-                    title="Restored")  # fmt: skip
+        summary = restored_summary(result.restored, result.already_there, str(result.store),
+                                   result.whole_store)  # fmt: skip
+        self.notify(summary, title="Restored")
         self.load()
 
     def action_close(self) -> None:

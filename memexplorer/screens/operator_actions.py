@@ -24,6 +24,7 @@ from memexplorer.engine.clean_selection import Selection
 from memexplorer.engine.transfer import ExportResult, ImportResult
 from memexplorer.widgets.node_table import NodeTable, TableSource
 from memexplorer.widgets.stores_tree import AgentItem, StoreItem, StoresTree, TableItem
+from memexplorer.wording import restored_summary
 
 from .backups_screen import BackupsScreen
 from .clean_modal import CleanModal
@@ -207,9 +208,9 @@ class OperatorActions(Screen[None]):
     def on_restored(self, message: Restored) -> None:
         result = message.result
         self.reload_after_write()
-        self.notify(f"Restored {result.restored:,} rows into {result.store.name}"
-                    + (f" ({result.already_there:,} were already there)"
-                       if result.already_there else ""), title="Undone")  # fmt: skip
+        summary = restored_summary(result.restored, result.already_there, result.store.name,
+                                   result.whole_store)  # fmt: skip
+        self.notify(summary, title="Undone")
 
     def action_backups(self) -> None:
         source = self.query_one(NodeTable).source

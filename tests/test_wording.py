@@ -1,0 +1,18 @@
+"""Counts read right for one and many; restores say what they put back."""
+
+from memexplorer.wording import counted, restored_summary
+
+
+def test_counts_agree_with_their_noun():
+    assert counted(1, "row") == "1 row"
+    assert counted(0, "row") == "0 rows"
+    assert counted(12_345, "edge") == "12,345 edges"
+    assert counted(2, "entry", "entries") == "2 entries"
+
+
+def test_restores_name_what_came_back():
+    assert restored_summary(3, 0, "kuzu_db", False) == "Restored 3 rows into kuzu_db"
+    assert restored_summary(1, 2, "kuzu_db", False) == (
+        "Restored 1 row into kuzu_db (2 rows already there)"
+    )
+    assert restored_summary(0, 0, "kuzu_db", True).startswith("Put back the whole of kuzu_db")
