@@ -34,6 +34,7 @@ class TaskProgress(Vertical):
         self.add_class("-running")
         self.query_one("#stage", Static).update(describe_step(step))
         bar = self.query_one("#bar", ProgressBar)
+        bar.display = True  # again, after a run that stopped
         if step.total:
             bar.update(total=step.total, progress=step.done)
         else:

@@ -86,10 +86,17 @@ async def test_escape_cancels_a_running_export(home, tmp_path, monkeypatch):
         assert "Cancelled: nothing was written" in str(progress.query_one("#stage").render())
         assert not isinstance(app.screen, ErrorModal)
         assert any(n.title == "Cancelled" for n in app._notifications)
-        await pilot.press("escape")
+        gate.reached.clear()  # a second try shows its bar again
+        gate.go.clear()
+        await pilot.press("ctrl+s")
+        await gate.wait_reached(pilot)
+        await pilot.pause()
+        assert progress.query_one("#bar").display
+        gate.release()
         await settle(pilot)
         assert isinstance(app.screen, MainScreen)
-    assert not out.exists() and not list(tmp_path.glob("*.tmp"))
+    assert json.loads(out.read_text())["agent_name"] == "ops-agent"
+    assert not list(tmp_path.glob("*.tmp"))
 
 
 async def test_export_progress_ends_in_the_file(home, tmp_path, monkeypatch):
