@@ -52,12 +52,13 @@ class BrowserPool:
         """What the headers say about the store: "writing" or "read-only"."""
         return "writing" if path in self._writing else "read-only"
 
-    def set_writing(self, path: Path, writing: bool) -> None:
+    def set_writing(self, path: Path, writing: bool, *, allow_upgrade: bool = False) -> None:
         """Close the store and reopen it read-write (or read-only again).
 
         Reopening read-write fails (StoreLockedError) while another process holds
-        the store; the store is then reopened read-only, as it was, and the error
-        propagates.
+        the store, or (StoreUpgradeRequired) when it would rewrite an older
+        LadybugDB store and ``allow_upgrade`` is not given; the store is then
+        reopened read-only, as it was, and the error propagates.
         """
         with self._lock:
             old = self._browsers.pop(path, None)
@@ -68,7 +69,9 @@ class BrowserPool:
                 self._browsers[path] = open_browser(path)
                 return
             try:
-                self._browsers[path] = open_browser(path, writable=True)
+                self._browsers[path] = open_browser(
+                    path, writable=True, allow_upgrade=allow_upgrade
+                )
             except BaseException:
                 self._browsers[path] = open_browser(path)
                 raise

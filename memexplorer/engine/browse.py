@@ -511,13 +511,17 @@ class SqliteBrowser:
         self.connection.close()
 
 
-def open_browser(path: str | Path | StoreFormat, *, writable: bool = False) -> StoreBrowser:
+def open_browser(
+    path: str | Path | StoreFormat, *, writable: bool = False, allow_upgrade: bool = False
+) -> StoreBrowser:
     """Open any store the engine can read for browsing: read-only, unless ``writable``
-    (refused with StoreLockedError while another process holds the store)."""
+    (refused with StoreLockedError while another process holds the store, and with
+    StoreUpgradeRequired when writing would rewrite an older LadybugDB store, unless
+    ``allow_upgrade``)."""
     fmt = path if isinstance(path, StoreFormat) else sniff(path)
     if fmt.engine == "sqlite":
         try:
             return SqliteBrowser(fmt.path, writable=writable)
         except sqlite3.DatabaseError as exc:
             raise StoreError(fmt.path, f"SQLite could not read the store ({exc})") from None
-    return GraphBrowser(open_graph(fmt.path, read_only=not writable))
+    return GraphBrowser(open_graph(fmt.path, read_only=not writable, allow_upgrade=allow_upgrade))

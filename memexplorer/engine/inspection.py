@@ -73,9 +73,12 @@ class StoreSummary:
         return data
 
 
-def open_graph(path: str | Path, *, read_only: bool = True) -> GraphStore:
-    """Open a graph store after checking its header names an engine we have."""
-    return open_graph_store(path, read_only=read_only)
+def open_graph(
+    path: str | Path, *, read_only: bool = True, allow_upgrade: bool = False
+) -> GraphStore:
+    """Open a graph store after checking its header names an engine we have
+    (``allow_upgrade``: see :func:`open_graph_store`)."""
+    return open_graph_store(path, read_only=read_only, allow_upgrade=allow_upgrade)
 
 
 def detect_kind(tables: set[str], columns: dict[str, set[str]]) -> Kind:

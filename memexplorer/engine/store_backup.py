@@ -16,6 +16,7 @@ import os
 import shutil
 import sqlite3
 import uuid
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -38,7 +39,7 @@ from .browse import GraphBrowser, SqliteBrowser, StoreBrowser
 from .exceptions import InvalidInputError
 from .inspection import open_graph
 
-__all__ = ["FILE_MODE", "restore_store_file", "write_store_backup"]
+__all__ = ["FILE_MODE", "restore_store_file", "write_closed_store_backup", "write_store_backup"]
 
 #: The manifest's restore_mode of a whole-store backup.
 FILE_MODE = "file"
@@ -65,23 +66,17 @@ def _copy_sqlite(browser: SqliteBrowser, target: Path) -> None:
         copy.close()
 
 
-def write_store_backup(
-    home: str | Path,
-    browser: StoreBrowser,
-    *,
-    action: str,
-    kind: str,
-    selection: dict[str, Any] | None = None,
-) -> BackupRecord:
-    """Save a copy of the whole store ``browser`` has open read-write, before a
-    change. Raises BackupError (nothing saved, nothing changed) when it cannot."""
-    engine = browser.graph.engine if isinstance(browser, GraphBrowser) else "sqlite"
+def _write_backup(
+    home: str | Path, store: Path, engine: str, *, action: str, kind: str,
+    selection: dict[str, Any] | None, copy: Callable[[Path], None],
+) -> BackupRecord:  # fmt: skip
+    """A backup folder holding ``copy``'s copy of the store, written whole or not at all."""
     now = datetime.now(UTC)
     short = uuid.uuid4().hex[:8]
     name = f"{now.strftime('%Y%m%dT%H%M%S%fZ')}-{action}-{short}"
     manifest = {
         "format": BACKUP_FORMAT, "id": short, "action": action,
-        "store": str(Path(browser.path).absolute()), "kind": kind, "engine": engine,
+        "store": str(Path(store).absolute()), "kind": kind, "engine": engine,
         "agents": [], "selection": selection or {}, "counts": {},
         "restore_mode": FILE_MODE, "file": f"store.{engine}", "created_at": now.isoformat(),
         "memexplorer_version": __version__,
@@ -91,12 +86,7 @@ def write_store_backup(
     try:
         _private_dirs(folder)
         staging.mkdir(mode=0o700)
-        if isinstance(browser, GraphBrowser):
-            _copy_graph(browser, staging / manifest["file"])
-        elif isinstance(browser, SqliteBrowser):
-            _copy_sqlite(browser, staging / manifest["file"])
-        else:
-            raise InvalidInputError(f"Cannot back up {browser.path}")
+        copy(staging / manifest["file"])
         _write_private(staging / ROWS, json.dumps({"tables": []}).encode())
         _write_private(staging / MANIFEST, json.dumps(manifest, indent=2).encode())
         _fsync_folder(staging)
@@ -109,6 +99,55 @@ def write_store_backup(
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return _record(folder / name, manifest, None)
+
+
+def write_store_backup(
+    home: str | Path,
+    browser: StoreBrowser,
+    *,
+    action: str,
+    kind: str,
+    selection: dict[str, Any] | None = None,
+) -> BackupRecord:
+    """Save a copy of the whole store ``browser`` has open read-write, before a
+    change. Raises BackupError (nothing saved, nothing changed) when it cannot."""
+    if isinstance(browser, GraphBrowser):
+        engine = browser.graph.engine
+
+        def copy(target: Path) -> None:
+            _copy_graph(browser, target)
+    elif isinstance(browser, SqliteBrowser):
+        engine = "sqlite"
+
+        def copy(target: Path) -> None:
+            _copy_sqlite(browser, target)
+    else:
+        raise InvalidInputError(f"Cannot back up {browser.path}")
+    return _write_backup(home, Path(browser.path), engine, action=action, kind=kind,
+                         selection=selection, copy=copy)  # fmt: skip
+
+
+def write_closed_store_backup(
+    home: str | Path, store: Path, *, engine: str, kind: str, action: str
+) -> BackupRecord:
+    """Save a copy of a graph store no handle may write, byte for byte, before a
+    change that would rewrite it (opening an older LadybugDB store for writing
+    upgrades its file). A write-ahead log beside it means a writer holds or left
+    changes not yet in the file: then nothing is copied and the caller is told."""
+    wal = store.with_name(store.name + ".wal")
+    if wal.exists():
+        raise BackupError(
+            f"{wal} exists: a process is writing to {store} or left changes in its log; "
+            "a copy of the file alone would miss them, so nothing was backed up",
+            hint="Stop the agent (or let it close the store), then try again.",
+        )
+
+    def copy(target: Path) -> None:
+        shutil.copyfile(store, target, follow_symlinks=False)
+        os.chmod(target, 0o600)
+
+    return _write_backup(home, store, engine, action=action, kind=kind, selection=None,
+                         copy=copy)  # fmt: skip
 
 
 def restore_store_file(record: BackupRecord, manifest: dict[str, Any]) -> None:

@@ -14,10 +14,14 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import work
+from textual.containers import Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Button
+from textual.widgets import Button, Static
 from textual.worker import Worker, WorkerState
+
+from memexplorer.engine.exceptions import StoreUpgradeRequired
+from memexplorer.engine.store_backup import write_closed_store_backup
 
 from .confirm_modal import ConfirmModal
 from .error_modal import report_failed_worker
@@ -31,12 +35,18 @@ class WritingModal(ConfirmModal):
     HELP = (
         "Switch this store from read-only to writing. The agent's own process must not "
         "be writing to it meanwhile: if another process holds the store, the switch is "
-        "refused and it stays read-only. **y** switches, **escape** cancels."
+        "refused and it stays read-only. An older LadybugDB store would be rewritten in "
+        "the installed storage version: you are asked again, and a copy of the file is "
+        "saved before the upgrade. **y** switches, **escape** cancels."
     )
 
     @dataclass
     class Switched(Message):
         store: Path
+
+    @dataclass
+    class UpgradeAsked(Message):
+        error: StoreUpgradeRequired
 
     def __init__(self, store: Path, engine: str, home: Path) -> None:
         lines = [
@@ -55,16 +65,60 @@ class WritingModal(ConfirmModal):
         ]
         super().__init__(f"Switch {store.name} to writing?", lines, "Switch to writing")
         self.store = store
+        self.engine = engine
+        self.home = home
+        #: Set when writing would rewrite an older LadybugDB store and the operator
+        #: has been asked about that (the next y backs the file up, then upgrades).
+        self.upgrade: StoreUpgradeRequired | None = None
 
     def confirmed(self) -> None:
         for button in self.query(Button):
             button.disabled = True
-        self.switch()
+        self.switch(self.upgrade is not None)
 
     @work(thread=True, exclusive=True, group="writing", exit_on_error=False)
-    def switch(self) -> None:
-        self.app.browsers.set_writing(self.store, True)  # type: ignore[attr-defined]
+    def switch(self, upgrade: bool) -> None:
+        if upgrade:
+            write_closed_store_backup(self.home, self.store, engine=self.engine,
+                                      kind="store", action="upgrade")  # fmt: skip
+        try:
+            self.app.browsers.set_writing(self.store, True, allow_upgrade=upgrade)  # type: ignore[attr-defined]
+        except StoreUpgradeRequired as error:
+            if upgrade:
+                raise
+            self.post_message(self.UpgradeAsked(error))  # still read-only, unchanged
+            return
         self.post_message(self.Switched(self.store))
+
+    def on_writing_modal_upgrade_asked(self, message: UpgradeAsked) -> None:
+        """Writing would upgrade the file: say so, and what guards it, then ask again."""
+        error = self.upgrade = message.error
+        self.query_one("#question", Static).update(
+            f"Upgrade {self.store.name} from storage version {error.found} to "
+            f"{error.installed} to write to it?"
+        )
+        for detail in self.query(".detail"):
+            detail.remove()
+        details = [
+            Text(f"{error.message}.", style="bold"),
+            Text(
+                "If the agent that wrote this store still runs that release, it will not be "
+                "able to open the store afterwards. Reading never needs the upgrade: escape "
+                "keeps the store read-only and unchanged."
+            ),
+            Text(
+                f"A copy of the file as it is now is saved first under {self.home / 'backups'}; "
+                "restoring it from the Backups screen (b) puts the old version back."
+            ),
+        ]
+        buttons = self.query_one("#buttons")
+        for detail in details:
+            self.query_one(Vertical).mount(Static(detail, classes="detail"), before=buttons)
+        confirm = self.query_one("#confirm", Button)
+        confirm.label = "Back up, upgrade and write (y)"
+        for button in self.query(Button):
+            button.disabled = False
+        self.query_one("#cancel", Button).focus()
 
     def on_writing_modal_switched(self, message: Switched) -> None:
         self.dismiss(True)
