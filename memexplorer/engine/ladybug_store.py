@@ -264,7 +264,10 @@ class LadybugStore(GraphStoreBase):
                 f"{ladybug_release(found)}, which wrote it, could no longer open it",
                 found=found,
                 installed=installed,
-                hint="Confirm the upgrade (a backup of the file is kept), or open it read-only.",
+                hint=(
+                    "Reading needs no upgrade. To write, switch the store to writing in the "
+                    "app (w): it asks first and saves a copy of the file before upgrading."
+                ),
             )
 
     # -- calls -------------------------------------------------------------------
