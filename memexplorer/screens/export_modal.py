@@ -16,7 +16,7 @@ from textual.widgets import Button, Input, RadioButton, RadioSet, Static
 from textual.worker import Worker
 
 from memexplorer.app_commands import bindings_for
-from memexplorer.engine.progress import OperationCancelled, ProgressStep, TaskControl
+from memexplorer.engine.progress import OperationCancelled, TaskControl
 from memexplorer.engine.transfer import ExportResult, export_agent_store
 from memexplorer.widgets.path_suggester import PathSuggester
 from memexplorer.widgets.task_progress import TaskProgress
@@ -60,11 +60,6 @@ class ExportModal(ModalScreen[ExportResult | None]):
     class Exported(Message):
         modal: ExportModal
         result: ExportResult
-
-    @dataclass
-    class Progressed(Message):
-        modal: ExportModal
-        step: ProgressStep
 
     def __init__(self, agent: str, store: Path, *, today: date | None = None) -> None:
         super().__init__()
@@ -119,7 +114,7 @@ class ExportModal(ModalScreen[ExportResult | None]):
         output = self.query_one("#output", Input).value.strip()
         if self.running or not output:
             return
-        self.control = TaskControl(lambda step: self.post_message(self.Progressed(self, step)))
+        self.control = self.query_one(TaskProgress).control()
         self.query_one("#note", Static).update(f"Exporting to {output}… (escape cancels)")
         for widget in (*self.query(RadioSet), *self.query(Input), self.query_one("#start")):
             widget.disabled = True
@@ -133,9 +128,6 @@ class ExportModal(ModalScreen[ExportResult | None]):
             self.agent, output, format=fmt, storage_path=self.store, control=control
         )
         self.post_message(self.Exported(self, result))
-
-    def on_export_modal_progressed(self, message: Progressed) -> None:
-        self.query_one(TaskProgress).show(message.step)
 
     def on_export_modal_exported(self, message: Exported) -> None:
         self.dismiss(message.result)

@@ -19,7 +19,7 @@ from memexplorer.app_commands import bindings_for
 from memexplorer.engine.exceptions import ImportDataError, MemoryError
 from memexplorer.engine.graphdb import identifier
 from memexplorer.engine.hierarchical_transfer import validate_export
-from memexplorer.engine.progress import OperationCancelled, ProgressStep, TaskControl
+from memexplorer.engine.progress import OperationCancelled, TaskControl
 from memexplorer.engine.transfer import (
     MAX_IMPORT_BYTES,
     ImportResult,
@@ -116,11 +116,6 @@ class ImportModal(ModalScreen[ImportResult | None]):
     class Imported(Message):
         modal: ImportModal
         result: ImportResult
-
-    @dataclass
-    class Progressed(Message):
-        modal: ImportModal
-        step: ProgressStep
 
     def __init__(self, agent: str, store: Path, source: str = "", *, home: Path | None = None):
         super().__init__()
@@ -245,7 +240,7 @@ class ImportModal(ModalScreen[ImportResult | None]):
     def action_confirm(self) -> None:
         if self.preview is None or self.running:
             return
-        self.control = TaskControl(lambda step: self.post_message(self.Progressed(self, step)))
+        self.control = self.query_one(TaskProgress).control()
         self.query_one("#change", Static).update("Importing… (escape cancels)")
         self._lock_inputs(True)
         # kuzu keeps one database per file per process: the app's read-only copy goes.
@@ -258,9 +253,6 @@ class ImportModal(ModalScreen[ImportResult | None]):
             self.agent, source, merge=merge, storage_path=self.store, control=control
         )
         self.post_message(self.Imported(self, result))
-
-    def on_import_modal_progressed(self, message: Progressed) -> None:
-        self.query_one(TaskProgress).show(message.step)
 
     def on_import_modal_imported(self, message: Imported) -> None:
         self.dismiss(message.result)

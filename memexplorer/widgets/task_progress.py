@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.message import Message
 from textual.widgets import ProgressBar, Static
 
-from memexplorer.engine.progress import ProgressStep
+from memexplorer.engine.progress import ProgressStep, TaskControl
 
 
 def describe_step(step: ProgressStep) -> str:
@@ -18,7 +21,12 @@ def describe_step(step: ProgressStep) -> str:
 
 class TaskProgress(Vertical):
     """Hidden until the first step; then the stage above a bar (pulsing when the
-    total is unknown). ``show`` is called from the screen's message handler."""
+    total is unknown). :meth:`control` hands the engine call its TaskControl,
+    whose reports come back here from the worker's thread as messages."""
+
+    @dataclass
+    class Progressed(Message):
+        step: ProgressStep
 
     DEFAULT_CSS = """
     TaskProgress { height: auto; display: none; margin-top: 1; }
@@ -29,6 +37,14 @@ class TaskProgress(Vertical):
     def compose(self) -> ComposeResult:
         yield Static("", id="stage", markup=False)
         yield ProgressBar(total=None, show_eta=False, id="bar")
+
+    def control(self) -> TaskControl:
+        """A TaskControl for one run, reporting to this widget (thread-safe)."""
+        return TaskControl(lambda step: self.post_message(self.Progressed(step)))
+
+    def on_task_progress_progressed(self, message: Progressed) -> None:
+        message.stop()
+        self.show(message.step)
 
     def show(self, step: ProgressStep) -> None:
         self.add_class("-running")
