@@ -59,9 +59,7 @@ def _disabled(result) -> None:
     assert "Traceback" not in result.stderr
 
 
-def test_read_only_refuses_every_cli_write_and_changes_no_byte(
-    reference_stores, backups, tmp_path
-):
+def test_read_only_refuses_every_cli_write_and_changes_no_byte(reference_stores, backups, tmp_path):
     sums = checksums(reference_stores)
     for name in (KUZU, SQLITE):
         store = reference_stores / name
