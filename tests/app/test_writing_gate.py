@@ -12,11 +12,12 @@ from gate_helpers import gate_held_elsewhere, run_cli
 from store_helpers import checksums
 
 from memexplorer.app import create_app
-from memexplorer.engine.exceptions import StoreBusyError
+from memexplorer.engine.exceptions import StoreBusyError, WritesDisabledError
 from memexplorer.engine.write_gate import gate_held, gate_lock_path
 from memexplorer.screens.clean_modal import CleanModal
 from memexplorer.screens.error_modal import ErrorModal
 from memexplorer.screens.main_screen import MainScreen
+from memexplorer.screens.writing_modal import WritingModal
 from memexplorer.widgets.node_table import TableSource
 
 OPS = "hierarchical_memory/ops-agent/kuzu_db"
@@ -94,3 +95,22 @@ async def test_clean_confirm_names_the_store_and_is_refused_while_another_writes
             await _press(pilot, "escape")
         assert app.screen is modal and not modal.running
     assert checksums(store) == sums
+
+
+async def test_read_only_app_refuses_the_switch_before_asking(home, monkeypatch):
+    store = home / OPS
+    sums = checksums(store)
+    monkeypatch.setenv("MEMEXPLORER_READ_ONLY", "1")
+    app = create_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        main = app.screen
+        await _press(pilot, "w")
+        assert not isinstance(app.screen, WritingModal)
+        assert isinstance(app.screen, ErrorModal)
+        assert app.screen.error_title == WritesDisabledError.title
+        assert "memexplorer serve" in app.screen.message
+        await _press(pilot, "escape")
+        assert app.screen is main and not app.browsers.writing(store)
+        assert main.sub_title.startswith("read-only")
+    assert checksums(store) == sums and not gate_lock_path(store).exists()
