@@ -24,6 +24,7 @@ from memexplorer.app_commands import bindings_for
 from memexplorer.engine.audit import AuditFinding, AuditReport, audit_paths
 from memexplorer.engine.backups import BackupRecord, RestoreResult, restore_backup
 from memexplorer.engine.redaction import RedactionResult, redact_findings
+from memexplorer.session_mode import read_only_label, write_action
 from memexplorer.wording import counted
 
 from .audit_labels import SORTS, node_ref, same_value, store_labels, trimmed
@@ -80,7 +81,7 @@ class AuditScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = f"read-only · {self.root}"
+        self.sub_title = f"{read_only_label()} · {self.root}"
         table = self.query_one("#findings", DataTable)
         table.add_column("✓", key="mark")
         for name in ("store", "agent", "table", "column", "kind", "preview"):
@@ -219,6 +220,7 @@ class AuditScreen(Screen[None]):
         paths = {f.location.path for f in findings}
         return {path: operator_home(self.root, path) for path in paths}
 
+    @write_action("Redaction")
     def action_redact(self) -> None:
         if self.report is None or self.running:
             return
@@ -268,6 +270,7 @@ class AuditScreen(Screen[None]):
             title="Redacted", timeout=UNDO_SECONDS,
         )  # fmt: skip
 
+    @write_action("Undo")
     def action_undo(self) -> None:
         if self.running:
             return

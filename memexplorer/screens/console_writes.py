@@ -20,6 +20,7 @@ from memexplorer.engine.backups import BackupRecord, RestoreResult, restore_back
 from memexplorer.engine.console import ConsoleResult, run_console_query
 from memexplorer.engine.exceptions import ReadOnlyStoreError
 from memexplorer.engine.store_backup import write_store_backup
+from memexplorer.session_mode import write_action
 
 from .confirm_modal import ConfirmModal
 from .operator_actions import UNDO_SECONDS, operator_home
@@ -78,6 +79,7 @@ class ConsoleWrites(WritingToggle):
         def starting(self, status: str) -> None: ...
         def finished(self, status: str | Text) -> None: ...
 
+    @write_action("Writing from the console")
     def ask_to_write(self, text: str) -> None:
         """A statement that may write: refused read-only, else confirmed first."""
         if not self.app.browsers.writing(self.store):  # type: ignore[attr-defined]
@@ -112,6 +114,7 @@ class ConsoleWrites(WritingToggle):
                     timeout=UNDO_SECONDS)  # fmt: skip
 
     # -- undo ----------------------------------------------------------------------------
+    @write_action("Undo")
     def action_undo_write(self) -> None:
         if self._undo is None or time.monotonic() > self._undo[1]:
             self.notify("Nothing to undo now; restore older writes from Backups (b)",

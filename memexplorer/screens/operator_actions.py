@@ -22,6 +22,7 @@ from memexplorer.engine.catalog import StoreEntry
 from memexplorer.engine.clean import CleanResult, clean_target
 from memexplorer.engine.clean_selection import Selection
 from memexplorer.engine.transfer import ExportResult, ImportResult
+from memexplorer.session_mode import write_action
 from memexplorer.widgets.node_table import NodeTable, TableSource
 from memexplorer.widgets.stores_tree import AgentItem, StoreItem, StoresTree, TableItem
 from memexplorer.wording import restored_summary
@@ -100,6 +101,7 @@ class OperatorActions(Screen[None]):
         self.app.push_screen(modal, self._cleaned)
 
     # -- clean ---------------------------------------------------------------------------
+    @write_action("Clean")
     def action_clean_row(self) -> None:
         """Clean the node under the table's cursor (or, on a flat store in the tree,
         its sessions by glob)."""
@@ -125,6 +127,7 @@ class OperatorActions(Screen[None]):
         self._open_clean(entry, selection, f"Clean {source.table.name} {key} of "
                          f"{source.agent or '(no agent)'}")  # fmt: skip
 
+    @write_action("Clean")
     def action_clean_filter(self) -> None:
         """Clean every row the table's filter shows (all pages, not just this one)."""
         table = self.query_one(NodeTable)
@@ -154,6 +157,7 @@ class OperatorActions(Screen[None]):
         what = f"Clean the {len(message.keys):,} {info.name} rows matching “{message.text}”"
         self._open_clean(entry, selection, what)
 
+    @write_action("Clean")
     def action_clean_sessions(self) -> None:
         """A flat store's sessions by glob: the one under the cursor, else the only one."""
         tree = self.query_one(StoresTree)
@@ -190,6 +194,7 @@ class OperatorActions(Screen[None]):
         )  # fmt: skip
 
     # -- undo and restore ----------------------------------------------------------------
+    @write_action("Undo")
     def action_undo_clean(self) -> None:
         """Restore the backup of the last clean, while its notification is up."""
         if self._undo is None or time.monotonic() > self._undo[1]:
@@ -254,6 +259,7 @@ class OperatorActions(Screen[None]):
             return None
         return entry, agent
 
+    @write_action("Export (it writes a file on this machine)")
     def action_export(self) -> None:
         target = self._agent_target("No export here", "export works on hierarchical agent stores")
         if target is not None:
@@ -263,6 +269,7 @@ class OperatorActions(Screen[None]):
         if result is not None:
             self.notify(export_summary(result), title=f"Exported {result.agent}")
 
+    @write_action("Import")
     def action_import_file(self) -> None:
         target = self._agent_target("No import here", "import works on hierarchical agent stores")
         if target is not None:
