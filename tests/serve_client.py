@@ -6,6 +6,7 @@ from the tab: ``["stdin", keys]``, ``["resize", {...}]``)."""
 from __future__ import annotations
 
 import asyncio
+import codecs
 import os
 import queue
 import re
@@ -13,17 +14,18 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import aiohttp
+from rich.cells import cell_len
 
 #: Terminal input as xterm.js sends it for keys the tests press.
 KEYS = {"delete": "\x1b[3~", "escape": "\x1b", "f6": "\x1b[17~", "ctrl+r": "\x12",
         "home": "\x01", "ctrl+k": "\x0b", "enter": "\r", "down": "\x1b[B"}  # fmt: skip
-_ESCAPES = re.compile(rb"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[@-Z\\-_])")
+_ESCAPE = re.compile(r"\x1b(\[([0-?]*)[ -/]*([@-~])|\][^\x07\x1b]*(\x07|\x1b\\)|[@-Z\\-_])")
 
 
 @dataclass
@@ -84,39 +86,102 @@ def serving(path: Path, *extra: str, seconds: float = 30) -> Iterator[Served]:
     assert "Traceback" not in output, output
 
 
-def screen_text(received: bytes) -> str:
-    """What the app wrote, with terminal escape sequences taken out."""
-    return _ESCAPES.sub(b"", received).decode("utf-8", "replace")
+class Screen:
+    """What a terminal shows after the app's output: enough of one for Textual's
+    (it places every run of text with a cursor move, and redraws only what changed,
+    so a text typed in pieces shows whole only on the screen, not in the stream)."""
+
+    def __init__(self, width: int, height: int) -> None:
+        self.width, self.height = width, height
+        self.cells = [[" "] * width for _ in range(height)]
+        self.row = self.column = 0
+        self._pending = ""
+        self._decode = codecs.getincrementaldecoder("utf-8")("replace").decode
+
+    def feed(self, data: bytes) -> None:
+        text = self._pending + self._decode(data)
+        self._pending = ""
+        position = 0
+        for match in _ESCAPE.finditer(text):
+            self._write(text[position : match.start()])
+            position = match.end()
+            if match.group(3) == "H":  # cursor position, 1-based
+                row, _, column = (match.group(2) or "1;1").partition(";")
+                self.row, self.column = int(row or 1) - 1, int(column or 1) - 1
+            elif match.group(3) == "J" and match.group(2) == "2":
+                self.cells = [[" "] * self.width for _ in range(self.height)]
+        rest = text[position:]
+        cut = rest.find("\x1b")
+        if cut >= 0:  # an escape sequence split between frames: wait for its end
+            self._pending, rest = rest[cut:], rest[:cut]
+        self._write(rest)
+
+    def _write(self, text: str) -> None:
+        for character in text:
+            if character in "\r\n" or not 0 <= self.row < self.height:
+                continue
+            if self.column < self.width:
+                self.cells[self.row][self.column] = character
+            self.column += max(cell_len(character), 1)
+
+    def text(self) -> str:
+        return "\n".join("".join(row) for row in self.cells)
 
 
 class Tab:
     """One browser tab's websocket to a served app: keys in, screen out."""
 
-    def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse, size: tuple[int, int]) -> None:
         self.ws = ws
-        self.received = b""
+        self.screen = Screen(*size)
 
     async def keys(self, *keys: str) -> None:
         for key in keys:
             await self.ws.send_json(["stdin", KEYS.get(key, key)])
 
     async def wait_for(self, *texts: str, seconds: float = 30) -> str:
-        """Read the screen until every text in ``texts`` showed since the last call;
-        fail at the deadline saying which did not."""
-        start = len(self.received)
+        """Until the screen shows each of ``texts`` more often than when the call
+        began (a new notification, say, though an older one with the same words
+        still shows); fail at the deadline saying which did not."""
+        before = self.screen.text()
+
+        def missing(shown: str) -> list[str]:
+            return [t for t in texts if shown.count(t) <= before.count(t)]
+
+        return await self.wait_until(lambda shown: not missing(shown), seconds,
+                                     lambda shown: f"never shown: {missing(shown)}")  # fmt: skip
+
+    async def wait_until(
+        self,
+        done: Callable[[str], bool],
+        seconds: float = 30,
+        why: Callable[[str], str] = lambda shown: "the screen never got there",
+    ) -> str:
+        """Read the app's output until ``done(screen text)``; fail at the deadline."""
         deadline = time.monotonic() + seconds
         while True:
-            shown = screen_text(self.received[start:])
-            missing = [t for t in texts if t not in shown]
-            if not missing:
+            shown = self.screen.text()
+            if done(shown):
                 return shown
             left = deadline - time.monotonic()
-            assert left > 0, f"never shown: {missing}\n--- screen text ---\n{shown[-3000:]}"
+            assert left > 0, f"{why(shown)}\n--- the screen ---\n{shown}"
             try:
                 message = await asyncio.wait_for(self.ws.receive(), min(left, 1))
             except TimeoutError:
                 continue
             if message.type == aiohttp.WSMsgType.BINARY:
-                self.received += message.data
+                self.screen.feed(message.data)
             elif message.type != aiohttp.WSMsgType.TEXT:
-                raise AssertionError(f"the websocket closed: {message.type}; {missing} not shown")
+                raise AssertionError(f"the websocket closed: {message.type}")
+
+
+@asynccontextmanager
+async def open_tab(served: Served, size: tuple[int, int] = (120, 36)) -> AsyncIterator[Tab]:
+    """A tab of ``size`` columns and rows on the served app, from the server's own page
+    (its Origin) with the token, as the page's script connects."""
+    url = f"{served.websocket}?width={size[0]}&height={size[1]}"
+    async with (
+        aiohttp.ClientSession() as session,
+        session.ws_connect(url, headers={"Origin": served.base}) as ws,
+    ):
+        yield Tab(ws, size)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from serve_client import Tab, serving
+from serve_client import open_tab, serving
 
 from memexplorer.cli import main
 from memexplorer.commands.serve import app_command, is_loopback
@@ -109,8 +109,6 @@ async def test_port_zero_the_page_and_the_app_showing_the_agents(home: Path) -> 
             for asset in re.findall(r"(?:href|src|url\()=?\"(static/[^\"]+)\"", page):
                 async with session.get(f"{served.base}/{asset}") as response:
                     assert response.status == 200, asset
-            headers = {"Origin": served.base}
-            async with session.ws_connect(served.websocket + "?width=120&height=36",
-                                          headers=headers) as ws:  # fmt: skip
-                await Tab(ws).wait_for("served read-only", "ops-agent", "106 records",
-                                       "research-agent", "support-bot")  # fmt: skip
+        async with open_tab(served) as tab:
+            await tab.wait_for("served read-only", "ops-agent", "106 records",
+                               "research-agent", "support-bot")  # fmt: skip

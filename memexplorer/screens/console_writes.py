@@ -20,7 +20,7 @@ from memexplorer.engine.backups import BackupRecord, RestoreResult, restore_back
 from memexplorer.engine.console import ConsoleResult, run_console_query
 from memexplorer.engine.exceptions import ReadOnlyStoreError
 from memexplorer.engine.store_backup import write_store_backup
-from memexplorer.session_mode import write_action
+from memexplorer.session_mode import read_only_label, refuse_in_read_only_session, write_action
 
 from .confirm_modal import ConfirmModal
 from .operator_actions import UNDO_SECONDS, operator_home
@@ -79,9 +79,11 @@ class ConsoleWrites(WritingToggle):
         def starting(self, status: str) -> None: ...
         def finished(self, status: str | Text) -> None: ...
 
-    @write_action("Writing from the console")
     def ask_to_write(self, text: str) -> None:
         """A statement that may write: refused read-only, else confirmed first."""
+        if refuse_in_read_only_session(self, "Writing from the console"):
+            self.finished(f"refused: this session is {read_only_label()}")
+            return
         if not self.app.browsers.writing(self.store):  # type: ignore[attr-defined]
             self.finished("refused: the store is read-only (w on the stores screen, or f6)")
             self.app.show_error(  # type: ignore[attr-defined]
