@@ -1,43 +1,38 @@
 """Whether this app session may write at all.
 
 ``memexplorer serve`` (unless ``--allow-writes``) sets ``MEMEXPLORER_READ_ONLY=1``
-in the environment of every app it launches. The engine's writing gate then
-refuses every write; this module lets the app say so up front — in its headers
-and when the operator reaches for a write — instead of offering a switch, a
-clean or an import that can only fail.
+in the environment of every app it launches. The engine's write gate
+(engine/write_gate.py) then refuses every write; this module lets the app say so
+up front — in its headers and when the operator reaches for a write — instead
+of offering a switch, a clean or an import that can only fail.
 """
 
 from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
+
+from memexplorer.engine.write_gate import READ_ONLY_ENV, writes_disabled
 
 if TYPE_CHECKING:
     from textual.dom import DOMNode
 
 _Action = TypeVar("_Action", bound=Callable[..., Any])
 
-#: Set to ``1`` to switch writes off for the whole process (the engine honours it too).
-READ_ONLY_VARIABLE = "MEMEXPLORER_READ_ONLY"
+__all__ = ["READ_ONLY_ENV", "read_only_label", "refuse_in_read_only_session", "write_action"]
 
 
-def session_read_only(environ: Mapping[str, str] | None = None) -> bool:
-    """True when writes are switched off for this process."""
-    return (os.environ if environ is None else environ).get(READ_ONLY_VARIABLE) == "1"
-
-
-def served(environ: Mapping[str, str] | None = None) -> bool:
+def served() -> bool:
     """True when the app draws into a browser tab (textual-serve's web driver)."""
-    driver = (os.environ if environ is None else environ).get("TEXTUAL_DRIVER", "")
-    return "web_driver" in driver
+    return "web_driver" in os.environ.get("TEXTUAL_DRIVER", "")
 
 
 def read_only_label() -> str:
     """What headers call a store open read-only: plain "read-only" when the operator
     may switch it to writing, else what keeps the whole session from writing."""
-    if not session_read_only():
+    if not writes_disabled():
         return "read-only"
     return "served read-only" if served() else "read-only session"
 
@@ -45,7 +40,7 @@ def read_only_label() -> str:
 def refuse_in_read_only_session(node: DOMNode, action: str) -> bool:
     """Say why ``action`` is not offered and return True in a read-only session;
     return False (and say nothing) when the session may write."""
-    if not session_read_only():
+    if not writes_disabled():
         return False
     if served():
         reason = (
@@ -53,7 +48,7 @@ def refuse_in_read_only_session(node: DOMNode, action: str) -> bool:
             "restart it with --allow-writes to allow writes from the browser."
         )
     else:
-        reason = f"this session is read-only ({READ_ONLY_VARIABLE}=1 is set)."
+        reason = f"this session is read-only ({READ_ONLY_ENV}=1 is set)."
     node.notify(f"{action} is not available: {reason}", title="Read-only session",
                 severity="warning", timeout=8)  # fmt: skip
     return True

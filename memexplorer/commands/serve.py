@@ -17,7 +17,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from memexplorer.session_mode import READ_ONLY_VARIABLE
+from memexplorer.engine.write_gate import READ_ONLY_ENV
 
 from .common import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from .serve_access import Access, is_loopback, url_host
@@ -34,7 +34,7 @@ def app_command(path: str | None, *, allow_writes: bool = False) -> str:
     if path:
         argv.append(str(Path(path).expanduser().resolve()))
     command = shlex.join(argv)
-    return command if allow_writes else f"{READ_ONLY_VARIABLE}=1 {command}"
+    return command if allow_writes else f"{READ_ONLY_ENV}=1 {command}"
 
 
 def _refused_host(args: argparse.Namespace) -> str | None:
