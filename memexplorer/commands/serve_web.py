@@ -98,6 +98,7 @@ class GuardedServer(Server):
         headers = {
             "Cache-Control": "no-store",
             "Content-Security-Policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; "
+            "frame-ancestors 'none'; "
             f"connect-src 'self' {self.websocket_url().rsplit('/ws/', 1)[0]}",
         }
         return web.Response(text=page, content_type="text/html", headers=headers)

@@ -1,9 +1,8 @@
 """The credential audit of every store under the open folder, and redacting what it found.
 
-The scan is the engine's (:func:`audit_paths`, read-only, in a worker); previews
-come masked from it, so the screen never shows a secret. Redaction goes through
-:func:`redact_findings`, which saves the rows it changes to a backup first; the
-notification offers **u** to restore those backups, like a clean's Undo.
+The scan is the engine's (:func:`audit_paths`, read-only, in a worker); previews come masked
+from it, so the screen never shows a secret. Redaction goes through :func:`redact_findings`,
+which saves the rows it changes to a backup first; **u** then restores them, like a clean's Undo.
 """
 
 from __future__ import annotations
@@ -270,7 +269,6 @@ class AuditScreen(Screen[None]):
             title="Redacted", timeout=UNDO_SECONDS,
         )  # fmt: skip
 
-    @write_action("Undo")
     def action_undo(self) -> None:
         if self.running:
             return

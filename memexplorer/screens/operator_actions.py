@@ -1,8 +1,7 @@
 """The stores screen's operator actions: clean (with undo), backups, export, import.
 
-A mixin for :class:`MainScreen`, so that screen stays about browsing. Every
-action previews in a modal first; the store stays read-only in the app except
-while the engine function that writes runs.
+A mixin for :class:`MainScreen`, so that screen stays about browsing. Every action previews
+in a modal first; the store stays read-only in the app except while the engine writes.
 """
 
 from __future__ import annotations
@@ -157,7 +156,6 @@ class OperatorActions(Screen[None]):
         what = f"Clean the {len(message.keys):,} {info.name} rows matching “{message.text}”"
         self._open_clean(entry, selection, what)
 
-    @write_action("Clean")
     def action_clean_sessions(self) -> None:
         """A flat store's sessions by glob: the one under the cursor, else the only one."""
         tree = self.query_one(StoresTree)
