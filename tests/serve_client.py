@@ -46,6 +46,34 @@ class Served:
         return f"{self.base.replace('http', 'ws', 1)}/ws/{self.token}"
 
 
+def app_environments(served: Served) -> list[dict[str, str]]:
+    """The environment of each app process the server started (Linux: /proc), found
+    among its descendants by their command line (``-m memexplorer`` without serve)."""
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # the process ended meanwhile
+        parents[int(stat.parent.name)] = int(fields[1])
+    found = []
+    for pid in parents:
+        ancestor = parents.get(pid)
+        while ancestor is not None and ancestor != served.process.pid:
+            ancestor = parents.get(ancestor)
+        if ancestor is None:
+            continue
+        try:
+            argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+            raw = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"memexplorer" in argv and b"serve" not in argv:
+            pairs = (item.decode().partition("=") for item in raw if b"=" in item)
+            found.append({key: value for key, _, value in pairs})
+    return found
+
+
 def _read_lines(stream: object, into: queue.Queue[str]) -> None:
     for line in stream:  # type: ignore[attr-defined]
         into.put(line)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from serve_client import Tab, open_tab, serving
+from serve_client import Tab, app_environments, open_tab, serving
 from store_helpers import checksums
 
 from memexplorer.engine.graphdb import KuzuStore
@@ -42,6 +42,8 @@ async def test_every_write_is_refused_in_a_served_session(home: Path) -> None:
     with serving(home) as served:
         async with open_tab(served) as tab:
             await tab.wait_for("served read-only", "106 records", "support-bot")
+            [environment] = app_environments(served)  # the tab's own app process
+            assert environment["MEMEXPLORER_READ_ONLY"] == "1"  # the engine's gate refuses
             await tab.keys("w")  # the stores tree's cursor is on ops-agent's store
             await tab.wait_for("Switching a store to writing is not", "served session is")
             # Clean: a table's first row, delete, then y would confirm.
@@ -76,6 +78,8 @@ async def test_with_allow_writes_a_console_write_goes_through(home: Path) -> Non
         assert "WRITES ALLOWED" in served.lines[0]
         async with open_tab(served) as tab:
             await tab.wait_for("106 records", "support-bot")
+            [environment] = app_environments(served)
+            assert "MEMEXPLORER_READ_ONLY" not in environment
             await tab.keys(":")
             await tab.wait_for("read-only console", "history (")
             await tab.keys("f6")
