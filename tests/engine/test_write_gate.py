@@ -10,6 +10,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from gate_helpers import gate_held_elsewhere, kill_holder, start_holder
 
 from memexplorer.engine.exceptions import (
     StoreBusyError,
@@ -19,7 +20,6 @@ from memexplorer.engine.exceptions import (
     WritesDisabledError,
 )
 from memexplorer.engine.write_gate import gate_held, gate_lock_path, write_gate
-from tests.gate_helpers import gate_held_elsewhere, kill_holder, start_holder
 
 
 @pytest.fixture
