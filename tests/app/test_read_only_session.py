@@ -10,6 +10,7 @@ from store_helpers import checksums
 
 from memexplorer.app import create_app
 from memexplorer.screens.confirm_modal import ConfirmModal
+from memexplorer.screens.error_modal import ErrorModal
 from memexplorer.screens.main_screen import MainScreen
 from memexplorer.screens.writing_modal import WritingModal
 
@@ -72,3 +73,23 @@ async def test_otherwise_the_switch_asks_as_always(home, monkeypatch, value):
         await pilot.press("w")
         await settle(pilot)
         assert isinstance(app.screen, WritingModal)
+
+
+async def test_past_the_app_s_notice_the_engine_s_gate_still_refuses(home, monkeypatch):
+    """Not just hidden keys: were the app to offer the switch anyway (its notice
+    switched off here), the engine's write gate refuses and nothing changes."""
+    monkeypatch.setenv("MEMEXPLORER_READ_ONLY", "1")
+    monkeypatch.setattr("memexplorer.session_mode.writes_disabled", lambda: False)
+    before = checksums(home)
+    app = create_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("w")
+        await settle(pilot)
+        assert isinstance(app.screen, WritingModal)
+        await pilot.press("y")
+        await settle(pilot)
+        assert isinstance(app.screen, ErrorModal)
+        assert app.screen.error_title == "Writes are disabled"
+        assert not app.browsers.writing_stores()
+    assert checksums(home) == before
