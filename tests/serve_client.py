@@ -213,3 +213,13 @@ async def open_tab(served: Served, size: tuple[int, int] = (120, 36)) -> AsyncIt
         session.ws_connect(url, headers={"Origin": served.base}) as ws,
     ):
         yield Tab(ws, size)
+
+
+async def handshake_status(url: str, headers: dict[str, str]) -> int:
+    """The HTTP status a websocket handshake to ``url`` gets (101: switched)."""
+    async with aiohttp.ClientSession() as session:
+        try:
+            async with session.ws_connect(url, headers=headers):
+                return 101
+        except aiohttp.WSServerHandshakeError as error:
+            return error.status

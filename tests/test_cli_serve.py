@@ -10,7 +10,7 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from serve_client import open_tab, serving
+from serve_client import handshake_status, open_tab, serving
 
 from memexplorer.cli import main
 from memexplorer.commands.serve import app_command, is_loopback
@@ -65,25 +65,16 @@ def test_the_token_and_the_origins_a_server_accepts() -> None:
     assert origin_of("HTTP://LOCALHOST:80/x?y") == "http://localhost"
 
 
-async def _status(url: str, headers: dict[str, str]) -> int:
-    async with aiohttp.ClientSession() as session:
-        try:
-            async with session.ws_connect(url, headers=headers):
-                return 101
-        except aiohttp.WSServerHandshakeError as error:
-            return error.status
-
-
 async def test_the_websocket_and_page_refuse_without_token_or_from_another_site(
     home: Path,
 ) -> None:
     with serving(home) as served:
         own = {"Origin": served.base}
-        assert await _status(served.websocket, {"Origin": "http://evil.example"}) == 403
-        assert await _status(served.websocket, {}) == 403  # no Origin at all
-        assert await _status(f"{served.base}/ws", own) == 403  # no token
-        assert await _status(served.websocket[:-3] + "abc", own) == 403  # a wrong token
-        assert await _status(served.websocket, own) == 101
+        assert await handshake_status(served.websocket, {"Origin": "http://evil.example"}) == 403
+        assert await handshake_status(served.websocket, {}) == 403  # no Origin at all
+        assert await handshake_status(f"{served.base}/ws", own) == 403  # no token
+        assert await handshake_status(served.websocket[:-3] + "abc", own) == 403  # a wrong token
+        assert await handshake_status(served.websocket, own) == 101
         async with aiohttp.ClientSession() as session:
             for url, headers in [
                 (served.base + "/", {}),

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from serve_client import Tab, app_environments, open_tab, serving
+from serve_client import Tab, app_environments, handshake_status, open_tab, serving
 from store_helpers import checksums
 
 from memexplorer.engine.graphdb import KuzuStore
@@ -76,6 +76,9 @@ async def test_with_allow_writes_a_console_write_goes_through(home: Path) -> Non
     assert _semantic_facts(home) == 84
     with serving(home, "--allow-writes") as served:
         assert "WRITES ALLOWED" in served.lines[0]
+        own = {"Origin": served.base}
+        assert await handshake_status(served.websocket[:-3] + "abc", own) == 403  # still
+        assert await handshake_status(served.websocket, {"Origin": "http://evil.example"}) == 403
         async with open_tab(served) as tab:
             await tab.wait_for("106 records", "support-bot")
             [environment] = app_environments(served)
