@@ -21,6 +21,7 @@ from pathlib import Path
 from memexplorer.engine.browse import StoreBrowser, open_browser
 from memexplorer.engine.exceptions import StoreLockedError
 from memexplorer.engine.write_gate import write_gate
+from memexplorer.session_mode import read_only_label
 
 
 class BrowserPool:
@@ -64,8 +65,9 @@ class BrowserPool:
         return sorted(self._writing)
 
     def mode(self, path: Path) -> str:
-        """What the headers say about the store: "writing" or "read-only"."""
-        return "writing" if path in self._writing else "read-only"
+        """What the headers say about the store: "writing" or "read-only" ("served
+        read-only" when the whole session cannot write)."""
+        return "writing" if path in self._writing else read_only_label()
 
     def set_writing(self, path: Path, writing: bool, *, allow_upgrade: bool = False) -> None:
         """Close the store and reopen it read-write (or read-only again).

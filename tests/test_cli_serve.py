@@ -1,31 +1,25 @@
-"""``memexplorer serve``: loopback unless --public; the page loads, and the app it
-streams starts and shows the stores (read over the websocket as a browser would)."""
+"""``memexplorer serve``: loopback unless --public, port 0 read back, the token and
+the Origin check in front of the page and the websocket, a page that loads
+nothing from other sites, and the app it streams showing the stores."""
 
 from __future__ import annotations
 
-import asyncio
-import base64
-import shutil
-import socket
-import subprocess
+import re
 import sys
-import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import aiohttp
 import pytest
+from serve_client import handshake_status, open_tab, serving
 
 from memexplorer.cli import main
 from memexplorer.commands.serve import app_command, is_loopback
+from memexplorer.commands.serve_access import Access, origin_of
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+@pytest.fixture
+def home(reference_stores: Path) -> Path:
+    return reference_stores / "home" / ".amplihack"
 
 
 def test_loopback_addresses() -> None:
@@ -34,130 +28,78 @@ def test_loopback_addresses() -> None:
 
 
 def test_a_public_host_is_refused_without_public(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["serve", "--host", "0.0.0.0", "--port", str(_free_port())]) == 2
+    assert main(["serve", "--host", "0.0.0.0", "--port", "0"]) == 2
     err = capsys.readouterr().err
     assert "0.0.0.0 is not a loopback address" in err and "--public" in err
     assert main(["serve", "--port", "70000"]) == 2
 
 
-def test_each_tab_runs_the_app_on_the_resolved_path(tmp_path: Path) -> None:
+def test_each_tab_runs_the_app_read_only_on_the_resolved_path(tmp_path: Path) -> None:
     command = app_command(str(tmp_path / "home" / ".." / "home"))
-    assert command.endswith(f"-m memexplorer {tmp_path / 'home'}")
-    assert command.startswith(sys.executable)
+    assert command == f"MEMEXPLORER_READ_ONLY=1 {sys.executable} -m memexplorer {tmp_path / 'home'}"
+    writable = app_command(str(tmp_path / "home"), allow_writes=True)
+    assert writable == f"{sys.executable} -m memexplorer {tmp_path / 'home'}"
 
 
-@pytest.fixture
-def served(reference_stores: Path) -> Iterator[str]:
-    """``memexplorer serve HOME`` on a free loopback port; its base URL."""
-    home = reference_stores / "home" / ".amplihack"
-    port = _free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "memexplorer", "serve", str(home), "--port", str(port)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            assert process.poll() is None, process.communicate()[0].decode()
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                    break
-            except OSError:
-                time.sleep(0.1)
-        yield url
-    finally:
-        process.terminate()
-        output = process.communicate(timeout=20)[0].decode()
-    assert "Traceback" not in output, output
-
-
-async def _stream(url: str, until: tuple[bytes, ...], seconds: float = 30) -> bytes:
-    """What the app draws for a 120x36 browser tab, until every one of ``until`` shows
-    (the screen arrives in pieces, so one marker says nothing of the others)."""
-    received = b""
-    async with (
-        aiohttp.ClientSession() as session,
-        session.ws_connect(f"{url.replace('http', 'ws')}/ws?width=120&height=36") as ws,
+def test_the_token_and_the_origins_a_server_accepts() -> None:
+    access = Access.for_server("127.0.0.1", 8123, None)
+    other = Access.for_server("127.0.0.1", 8123, None)
+    assert len(access.token) >= 40 and access.token != other.token
+    assert access.origins == {"http://127.0.0.1:8123", "http://localhost:8123",
+                              "http://[::1]:8123"}  # fmt: skip
+    good = {"Origin": "http://localhost:8123"}
+    assert access.refusal(good, access.token, websocket=True) is None
+    assert access.refusal({}, access.token, websocket=False) is None  # typed in the address bar
+    assert "Origin" in str(access.refusal({}, access.token, websocket=True))
+    for origin in (
+        "http://evil.example",
+        "http://127.0.0.1:8124",
+        "null",
+        "https://127.0.0.1:8123",
     ):
-        deadline = time.monotonic() + seconds
-        while not all(t in received for t in until) and time.monotonic() < deadline:
-            try:
-                message = await asyncio.wait_for(ws.receive(), 1)
-            except TimeoutError:
-                continue
-            if message.type == aiohttp.WSMsgType.BINARY:
-                received += message.data
-            elif message.type == aiohttp.WSMsgType.TEXT:
-                received += message.data.encode()
-            else:
-                break
-    return received
+        assert "Origin" in str(access.refusal({"Origin": origin}, access.token, websocket=False))
+    assert "token" in str(access.refusal(good, other.token, websocket=True))
+    assert "token" in str(access.refusal(good, None, websocket=True))
+    public = Access.for_server("0.0.0.0", 8123, "https://memory.example.org/")
+    assert public.origins == {"https://memory.example.org"}
+    assert origin_of("HTTP://LOCALHOST:80/x?y") == "http://localhost"
 
 
-async def test_the_page_loads_and_the_app_shows_the_agents(served: str) -> None:
-    async with aiohttp.ClientSession() as session, session.get(served) as response:
-        assert response.status == 200
-        page = await response.text()
-    assert "<div>memexplorer</div>" in page and "xterm.css" in page  # textual-serve's page
-    assert f"{served.replace('http', 'ws')}/ws" in page  # the websocket the page opens
-    wanted = (b"ops-agent", b"106 records", b"research-agent", b"support-bot", b"read-only")
-    screen = await _stream(served, wanted)
-    for text in wanted:
-        assert text in screen
-
-
-@pytest.mark.skipif(CHROMIUM is None, reason="needs chromium for a headless browser tab")
-async def test_a_headless_chromium_tab_draws_the_app(served: str, tmp_path: Path) -> None:
-    """Chromium opens the page, which starts the app over the websocket and draws it
-    in a terminal canvas; the screenshot is kept in tmp_path for a person to look at."""
-    port = _free_port()
-    browser = subprocess.Popen(
-        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--window-size=1500,950",
-         f"--remote-debugging-port={port}", f"--user-data-dir={tmp_path / 'profile'}",
-         "about:blank"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    try:
+async def test_the_websocket_and_page_refuse_without_token_or_from_another_site(
+    home: Path,
+) -> None:
+    with serving(home) as served:
+        own = {"Origin": served.base}
+        assert await handshake_status(served.websocket, {"Origin": "http://evil.example"}) == 403
+        assert await handshake_status(served.websocket, {}) == 403  # no Origin at all
+        assert await handshake_status(f"{served.base}/ws", own) == 403  # no token
+        assert await handshake_status(served.websocket[:-3] + "abc", own) == 403  # a wrong token
+        assert await handshake_status(served.websocket, own) == 101
         async with aiohttp.ClientSession() as session:
-            targets: list[dict] = []
-            for _ in range(100):
-                try:
-                    async with session.get(f"http://127.0.0.1:{port}/json/list") as response:
-                        targets = await response.json()
-                    break
-                except aiohttp.ClientError:
-                    await asyncio.sleep(0.1)
-            page = next(t["webSocketDebuggerUrl"] for t in targets if t["type"] == "page")
-            async with session.ws_connect(page, max_msg_size=0) as ws:
-                calls = 0
+            for url, headers in [
+                (served.base + "/", {}),
+                (served.base + "/?token=wrong", {}),
+                (served.page, {"Origin": "http://evil.example"}),
+            ]:
+                async with session.get(url, headers=headers) as response:
+                    assert response.status == 403, url
+                    assert "refused" in await response.text()
 
-                async def call(method: str, **params: object) -> dict:
-                    nonlocal calls
-                    calls += 1
-                    await ws.send_json({"id": calls, "method": method, "params": params})
-                    while True:
-                        reply = await ws.receive_json()
-                        if reply.get("id") == calls:
-                            return dict(reply.get("result", {}))
 
-                await call("Page.navigate", url=served)
-                found = False
-                for _ in range(160):
-                    # textual-serve marks the page once the app's first bytes arrive.
-                    probe = "!!document.querySelector('.-first-byte .xterm-screen')"
-                    result = await call("Runtime.evaluate", expression=probe)
-                    found = bool(result["result"].get("value"))
-                    if found:
-                        break
-                    await asyncio.sleep(0.25)
-                assert found, "the app never drew in the page"
-                await asyncio.sleep(3)  # the stores listed (the app's workers, real time)
-                shot = await call("Page.captureScreenshot", format="png")
-    finally:
-        browser.terminate()
-        browser.wait(timeout=20)
-    png = base64.b64decode(shot["data"])
-    assert png.startswith(b"\x89PNG")
-    (tmp_path / "serve.png").write_bytes(png)
+async def test_port_zero_the_page_and_the_app_showing_the_agents(home: Path) -> None:
+    with serving(home) as served:
+        assert int(served.base.rsplit(":", 1)[1]) > 0
+        assert "read-only" in served.lines[0]
+        async with aiohttp.ClientSession() as session:
+            async with session.get(served.page) as response:
+                assert response.status == 200
+                page = await response.text()
+            assert f'data-session-websocket-url="{served.websocket}"' in page
+            # Nothing from another site: every link, script and font is the server's own.
+            assert not re.search(r"(href|src)=\"(https?:)?//", page) and 'url("http' not in page
+            for asset in re.findall(r"(?:href|src|url\()=?\"(static/[^\"]+)\"", page):
+                async with session.get(f"{served.base}/{asset}") as response:
+                    assert response.status == 200, asset
+        async with open_tab(served) as tab:
+            await tab.wait_for("served read-only", "ops-agent", "106 records",
+                               "research-agent", "support-bot")  # fmt: skip

@@ -1,9 +1,8 @@
 """The credential audit of every store under the open folder, and redacting what it found.
 
-The scan is the engine's (:func:`audit_paths`, read-only, in a worker); previews
-come masked from it, so the screen never shows a secret. Redaction goes through
-:func:`redact_findings`, which saves the rows it changes to a backup first; the
-notification offers **u** to restore those backups, like a clean's Undo.
+The scan is the engine's (:func:`audit_paths`, read-only, in a worker); previews come masked
+from it, so the screen never shows a secret. Redaction goes through :func:`redact_findings`,
+which saves the rows it changes to a backup first; **u** then restores them, like a clean's Undo.
 """
 
 from __future__ import annotations
@@ -24,6 +23,7 @@ from memexplorer.app_commands import bindings_for
 from memexplorer.engine.audit import AuditFinding, AuditReport, audit_paths
 from memexplorer.engine.backups import BackupRecord, RestoreResult, restore_backup
 from memexplorer.engine.redaction import RedactionResult, redact_findings
+from memexplorer.session_mode import read_only_label, write_action
 from memexplorer.wording import counted
 
 from .audit_labels import SORTS, node_ref, same_value, store_labels, trimmed
@@ -80,7 +80,7 @@ class AuditScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = f"read-only · {self.root}"
+        self.sub_title = f"{read_only_label()} · {self.root}"
         table = self.query_one("#findings", DataTable)
         table.add_column("✓", key="mark")
         for name in ("store", "agent", "table", "column", "kind", "preview"):
@@ -219,6 +219,7 @@ class AuditScreen(Screen[None]):
         paths = {f.location.path for f in findings}
         return {path: operator_home(self.root, path) for path in paths}
 
+    @write_action("Redaction")
     def action_redact(self) -> None:
         if self.report is None or self.running:
             return

@@ -16,6 +16,7 @@ from textual.worker import Worker
 
 from memexplorer.app_commands import bindings_for
 from memexplorer.engine.backups import BackupRecord, RestoreResult, list_backups, restore_backup
+from memexplorer.session_mode import write_action
 from memexplorer.wording import counted, restored_summary
 
 from .error_modal import report_failed_worker
@@ -134,6 +135,7 @@ class BackupsScreen(Screen[None]):
         where.update(f"{counted(len(self.records), 'backup')} in {self.home / 'backups'}")
 
     # -- commands ------------------------------------------------------------------------
+    @write_action("Restoring a backup")
     def action_restore(self) -> None:
         table = self.query_one("#list", DataTable)
         if not self.records:

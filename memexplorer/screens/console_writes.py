@@ -21,6 +21,7 @@ from memexplorer.engine.console import ConsoleResult, run_console_query
 from memexplorer.engine.exceptions import ReadOnlyStoreError
 from memexplorer.engine.store_backup import write_store_backup
 from memexplorer.engine.write_gate import write_gate
+from memexplorer.session_mode import read_only_label, refuse_in_read_only_session, write_action
 
 from .confirm_modal import ConfirmModal
 from .operator_actions import UNDO_SECONDS, operator_home
@@ -81,6 +82,9 @@ class ConsoleWrites(WritingToggle):
 
     def ask_to_write(self, text: str) -> None:
         """A statement that may write: refused read-only, else confirmed first."""
+        if refuse_in_read_only_session(self, "Writing from the console"):
+            self.finished(f"refused: this session is {read_only_label()}")
+            return
         if not self.app.browsers.writing(self.store):  # type: ignore[attr-defined]
             self.finished("refused: the store is read-only (w on the stores screen, or f6)")
             self.app.show_error(  # type: ignore[attr-defined]
@@ -116,6 +120,7 @@ class ConsoleWrites(WritingToggle):
                     timeout=UNDO_SECONDS)  # fmt: skip
 
     # -- undo ----------------------------------------------------------------------------
+    @write_action("Undo")
     def action_undo_write(self) -> None:
         if self._undo is None or time.monotonic() > self._undo[1]:
             self.notify("Nothing to undo now; restore older writes from Backups (b)",

@@ -13,6 +13,7 @@ from textual_fastdatatable import DataTable
 from memexplorer.app_commands import bindings_for
 from memexplorer.clipboard import as_json
 from memexplorer.engine.catalog import StoreEntry
+from memexplorer.session_mode import read_only_label
 from memexplorer.widgets.node_table import NodeTable, TableSource
 from memexplorer.widgets.stores_tree import StoresTree
 
@@ -202,7 +203,7 @@ class MainScreen(OperatorActions, WritingToggle):
         source = self.table.source
         if source is None:
             writing = [p.name for p in self.app.browsers.writing_stores()]  # type: ignore[attr-defined]
-            mode = f"writing {', '.join(writing)}" if writing else "read-only"
+            mode = f"writing {', '.join(writing)}" if writing else read_only_label()
             self.sub_title = f"{mode} · {self.root}"
             return
         entry = self._entry_for(source.browser.path)

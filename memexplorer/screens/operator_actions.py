@@ -1,8 +1,7 @@
 """The stores screen's operator actions: clean (with undo), backups, export, import.
 
-A mixin for :class:`MainScreen`, so that screen stays about browsing. Every
-action previews in a modal first; the store stays read-only in the app except
-while the engine function that writes runs.
+A mixin for :class:`MainScreen`, so that screen stays about browsing. Every action previews
+in a modal first; the store stays read-only in the app except while the engine writes.
 """
 
 from __future__ import annotations
@@ -22,6 +21,7 @@ from memexplorer.engine.catalog import StoreEntry
 from memexplorer.engine.clean import CleanResult, clean_target
 from memexplorer.engine.clean_selection import Selection
 from memexplorer.engine.transfer import ExportResult, ImportResult
+from memexplorer.session_mode import write_action
 from memexplorer.widgets.node_table import NodeTable, TableSource
 from memexplorer.widgets.stores_tree import AgentItem, StoreItem, StoresTree, TableItem
 from memexplorer.wording import restored_summary
@@ -100,6 +100,7 @@ class OperatorActions(Screen[None]):
         self.app.push_screen(modal, self._cleaned)
 
     # -- clean ---------------------------------------------------------------------------
+    @write_action("Clean")
     def action_clean_row(self) -> None:
         """Clean the node under the table's cursor (or, on a flat store in the tree,
         its sessions by glob)."""
@@ -125,6 +126,7 @@ class OperatorActions(Screen[None]):
         self._open_clean(entry, selection, f"Clean {source.table.name} {key} of "
                          f"{source.agent or '(no agent)'}")  # fmt: skip
 
+    @write_action("Clean")
     def action_clean_filter(self) -> None:
         """Clean every row the table's filter shows (all pages, not just this one)."""
         table = self.query_one(NodeTable)
@@ -190,6 +192,7 @@ class OperatorActions(Screen[None]):
         )  # fmt: skip
 
     # -- undo and restore ----------------------------------------------------------------
+    @write_action("Undo")
     def action_undo_clean(self) -> None:
         """Restore the backup of the last clean, while its notification is up."""
         if self._undo is None or time.monotonic() > self._undo[1]:
@@ -254,6 +257,7 @@ class OperatorActions(Screen[None]):
             return None
         return entry, agent
 
+    @write_action("Export (it writes a file on this machine)")
     def action_export(self) -> None:
         target = self._agent_target("No export here", "export works on hierarchical agent stores")
         if target is not None:
@@ -263,6 +267,7 @@ class OperatorActions(Screen[None]):
         if result is not None:
             self.notify(export_summary(result), title=f"Exported {result.agent}")
 
+    @write_action("Import")
     def action_import_file(self) -> None:
         target = self._agent_target("No import here", "import works on hierarchical agent stores")
         if target is not None:

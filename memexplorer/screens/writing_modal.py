@@ -26,6 +26,7 @@ from textual.worker import Worker, WorkerState
 from memexplorer.engine.exceptions import StoreUpgradeRequired, WritesDisabledError
 from memexplorer.engine.store_backup import write_closed_store_backup
 from memexplorer.engine.write_gate import write_gate, writes_disabled
+from memexplorer.session_mode import write_action
 
 from .confirm_modal import ConfirmModal
 from .error_modal import report_failed_worker
@@ -155,6 +156,7 @@ class WritingToggle(Screen[None]):
     def writing_changed(self, store: Path) -> None:
         """The store was reopened (in either mode, or read-only after a refusal)."""
 
+    @write_action("Switching a store to writing")
     def action_toggle_writing(self) -> None:
         target = self.writing_target()
         if target is None:

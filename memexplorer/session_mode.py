@@ -1,0 +1,70 @@
+"""Whether this app session may write at all.
+
+``memexplorer serve`` (unless ``--allow-writes``) sets ``MEMEXPLORER_READ_ONLY=1``
+in the environment of every app it launches. The engine's write gate
+(engine/write_gate.py) then refuses every write; this module lets the app say so
+up front — in its headers and when the operator reaches for a write — instead
+of offering a switch, a clean or an import that can only fail.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from memexplorer.engine.write_gate import READ_ONLY_ENV, writes_disabled
+
+if TYPE_CHECKING:
+    from textual.dom import DOMNode
+
+_Action = TypeVar("_Action", bound=Callable[..., Any])
+
+__all__ = ["READ_ONLY_ENV", "read_only_label", "refuse_in_read_only_session", "write_action"]
+
+
+def served() -> bool:
+    """True when the app draws into a browser tab (textual-serve's web driver)."""
+    return "web_driver" in os.environ.get("TEXTUAL_DRIVER", "")
+
+
+def read_only_label() -> str:
+    """What headers call a store open read-only: plain "read-only" when the operator
+    may switch it to writing, else what keeps the whole session from writing."""
+    if not writes_disabled():
+        return "read-only"
+    return "served read-only" if served() else "read-only session"
+
+
+def refuse_in_read_only_session(node: DOMNode, action: str) -> bool:
+    """Say why ``action`` is not offered and return True in a read-only session;
+    return False (and say nothing) when the session may write."""
+    if not writes_disabled():
+        return False
+    if served():
+        reason = (
+            "this served session is read-only. Whoever started `memexplorer serve` can "
+            "restart it with --allow-writes to allow writes from the browser."
+        )
+    else:
+        reason = f"this session is read-only ({READ_ONLY_ENV}=1 is set)."
+    node.notify(f"{action} is not available: {reason}", title="Read-only session",
+                severity="warning", timeout=8)  # fmt: skip
+    return True
+
+
+def write_action(action: str) -> Callable[[_Action], _Action]:
+    """Decorate a screen's action method that writes: in a read-only session it says
+    why ``action`` is not available instead of running."""
+
+    def decorate(method: _Action) -> _Action:
+        @functools.wraps(method)
+        def guarded(self: DOMNode, *args: object, **kwargs: object) -> object:
+            if refuse_in_read_only_session(self, action):
+                return None
+            return method(self, *args, **kwargs)
+
+        return guarded  # type: ignore[return-value]
+
+    return decorate
