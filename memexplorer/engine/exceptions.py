@@ -13,6 +13,7 @@ from pathlib import Path
 
 __all__ = [
     "AgentNameError",
+    "CompactionError",
     "CorruptStoreError",
     "EngineError",
     "EngineWorkerError",
@@ -168,6 +169,13 @@ class ReadOnlyStoreError(StoreError):
 
 class SchemaMismatchError(StoreError):
     title = "Unexpected schema"
+
+
+class CompactionError(StoreError):
+    """A store could not be rewritten into a fresh file, or the copy differed."""
+
+    title = "Compaction refused"
+    hint = "The store was not changed; its rows and any backup are as they were."
 
 
 class ImportDataError(MemoryError, ValueError):
