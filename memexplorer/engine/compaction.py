@@ -30,6 +30,7 @@ from .graph_schema_copy import catalog_snapshot, schema_script
 from .graph_store import GraphStore
 from .row_digest import TableDigest, digest_rows, read_tables, store_digest
 from .stores import sniff
+from .writer_log import unreplayable_log
 
 __all__ = ["CompactionResult", "compact_graph_store"]
 
@@ -150,6 +151,9 @@ def compact_graph_store(
         raise CompactionError(
             path, f"Only single-file graph stores are compacted; this is {fmt.label}"
         )
+    left_behind = unreplayable_log(fmt)
+    if left_behind is not None:
+        raise left_behind.error()
     wal = path.with_name(path.name + ".wal")
     if wal.exists():
         raise CompactionError(

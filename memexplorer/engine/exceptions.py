@@ -33,6 +33,7 @@ __all__ = [
     "StoreNotFoundError",
     "StorePermissionError",
     "StoreUpgradeRequired",
+    "UnreplayableLogError",
     "UnsupportedEngineError",
 ]
 
@@ -133,6 +134,23 @@ class StoreUpgradeRequired(StoreError):
     ) -> None:
         self.found = found
         self.installed = installed
+        super().__init__(path, message, hint=hint)
+
+
+class UnreplayableLogError(StoreError):
+    """A writer stopped without closing, and its log is in an older storage version
+    than the installed ladybug replays. The store is not damaged: the release that
+    wrote it replays the log. Raised only by :func:`~.graph_open.open_graph_store`."""
+
+    title = "Writer stopped without closing"
+
+    def __init__(
+        self, path: str | Path, message: str, *, found: int, installed: int, log_bytes: int,
+        hint: str | None = None,
+    ) -> None:  # fmt: skip
+        self.found = found
+        self.installed = installed
+        self.log_bytes = log_bytes
         super().__init__(path, message, hint=hint)
 
 

@@ -213,6 +213,9 @@ class GraphStoreBase:
     storage_version: int | None
     _lock: threading.RLock
     _in_transaction: bool
+    #: Set (an :class:`~.writer_log.UnreplayableLog`) when the store was read at its
+    #: last checkpoint because the installed engine cannot replay its log.
+    unreplayed_log: Any = None
 
     def rows(
         self, cypher: str, params: dict[str, Any] | None = None, *, reuse: bool = False
