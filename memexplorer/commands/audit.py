@@ -99,6 +99,8 @@ def run(args: argparse.Namespace) -> int:
     payload: dict[str, Any] = report.to_dict()
     if not args.json:
         _print_findings(report)
+    for store, note in report.notes.items():
+        warn(f"{store}: {note}")
     for error in report.errors:
         warn(f"not audited: {error.title}: {error.message}")
     if args.redact and report.findings:

@@ -38,16 +38,29 @@ class UnreplayableLog:
     installed: int
 
     @property
+    def story(self) -> str:
+        """What happened, the same words everywhere."""
+        return (
+            f"A writer stopped without closing; its log ({self.log.name}, {self.log_bytes:,} "
+            f"bytes) was written by ladybug storage version {self.found}, which the installed "
+            f"ladybug {LADYBUG_PINNED} (storage version {self.installed}) cannot replay"
+        )
+
+    @property
     def note(self) -> str:
-        """What a reader of the checkpoint is shown (app banner, stats)."""
+        """What a reader of the checkpoint is shown (app banner, stats, audit)."""
         return f"read at its last checkpoint; {self.log_bytes:,} bytes of log not replayed"
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "log": str(self.log), "log_bytes": self.log_bytes,
+            "log_storage_version": self.found, "installed_storage_version": self.installed,
+        }  # fmt: skip
 
     def error(self) -> UnreplayableLogError:
         return UnreplayableLogError(
             self.store,
-            f"A writer stopped without closing; its log ({self.log.name}, {self.log_bytes:,} "
-            f"bytes) was written by ladybug storage version {self.found}, which the installed "
-            f"ladybug {LADYBUG_PINNED} (storage version {self.installed}) cannot replay",
+            self.story,
             found=self.found,
             installed=self.installed,
             log_bytes=self.log_bytes,
