@@ -49,8 +49,13 @@ class BrowserPool:
         return sorted(self._writing)
 
     def mode(self, path: Path) -> str:
-        """What the headers say about the store: "writing" or "read-only"."""
-        return "writing" if path in self._writing else "read-only"
+        """What the headers say about the store: "writing" or "read-only", and for a
+        store read at its last checkpoint (an older writer's log left unreplayed), so."""
+        if path in self._writing:
+            return "writing"
+        graph = getattr(self._browsers.get(path), "graph", None)
+        left = getattr(graph, "unreplayed_log", None)
+        return f"read-only, {left.note}" if left is not None else "read-only"
 
     def set_writing(self, path: Path, writing: bool, *, allow_upgrade: bool = False) -> None:
         """Close the store and reopen it read-write (or read-only again).
