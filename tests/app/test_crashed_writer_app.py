@@ -27,8 +27,10 @@ async def test_header_says_last_checkpoint_and_writing_is_refused(crashed_writer
         agent = next(c for c in store.children if c.data.agent == "crash-agent")
         agent.expand()
         await settle(pilot)
-        leaf = next(c for c in agent.children
-                    if isinstance(c.data, TableItem) and c.data.table.name == "SemanticMemory")  # fmt: skip
+        leaf = next(
+            c for c in agent.children
+            if isinstance(c.data, TableItem) and c.data.table.name == "SemanticMemory"
+        )  # fmt: skip
         tree.select_node(leaf)
         await settle(pilot)
         table = app.screen.query_one(NodeTable)
