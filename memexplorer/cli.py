@@ -2,8 +2,10 @@
 
 Each command lives in ``memexplorer.commands``; this module builds the parser
 and turns the engine's errors into messages and exit codes. Results go to
-stdout, diagnostics to stderr. Exit codes: 0 ok, 1 the operation failed, 2 bad
-usage or input, 3 the store is locked by another process.
+stdout, diagnostics to stderr. Exit codes: 0 ok, 1 the operation failed (writes
+disabled by MEMEXPLORER_READ_ONLY=1 among them), 2 bad usage or input, 3 the store
+is locked by another process (the database's own lock, or another memexplorer
+writer holding the store's write gate: the message names its PID).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from memexplorer.engine.exceptions import (
     InvalidInputError,
     MemoryError,
     NotAStoreError,
+    StoreBusyError,
     StoreLockedError,
     StoreNotFoundError,
     UnsupportedEngineError,
@@ -100,7 +103,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     try:
         return int(args.handler(args))
-    except StoreLockedError as exc:
+    except (StoreLockedError, StoreBusyError) as exc:
         print(f"error: {exc.title}: {exc.describe()}", file=sys.stderr)
         return EXIT_LOCKED
     except BAD_INPUT as exc:

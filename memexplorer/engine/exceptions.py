@@ -28,6 +28,8 @@ __all__ = [
     "ReadOnlyStoreError",
     "SchemaMismatchError",
     "SecurityViolationError",
+    "StoreBusyError",
+    "StoreChangedError",
     "StoreClosedError",
     "StoreLockedError",
     "StoreNotFoundError",
@@ -35,6 +37,7 @@ __all__ = [
     "StoreUpgradeRequired",
     "UnreplayableLogError",
     "UnsupportedEngineError",
+    "WritesDisabledError",
 ]
 
 
@@ -167,6 +170,57 @@ class StoreLockedError(StoreError):
     hint = (
         "Another process (probably a running agent) holds this store for writing. "
         "Stop that process, or retry when it has finished; memexplorer did not touch the file."
+    )
+
+
+class StoreBusyError(StoreError):
+    """Another memexplorer writer holds the store's write gate (see write_gate.py).
+
+    Distinct from :class:`StoreLockedError`, which is the database engine's own
+    lock (usually the agent itself holding the file)."""
+
+    title = "Store is busy"
+
+    def __init__(self, path: str | Path, holder: dict[str, object]) -> None:
+        self.holder = holder
+        pid = holder.get("pid")
+        self.pid = pid if isinstance(pid, int) else None
+        command = holder.get("command") or "an unknown command"
+        action = holder.get("action") or "a write"
+        since = holder.get("started_at") or "an unknown time"
+        who = f"PID {self.pid}" if self.pid is not None else "a process whose PID is unknown"
+        super().__init__(
+            path,
+            f"Another memexplorer process is writing this store ({who}, {action} since "
+            f"{since}: {command})",
+            hint=(
+                f"Wait for it to finish and run this again, or stop it (kill {self.pid}) "
+                "if it is stuck. Nothing was changed by this command."
+                if self.pid is not None
+                else "Wait for the other writer to finish and run this again. Nothing was changed."
+            ),
+        )
+
+
+class WritesDisabledError(StoreError):
+    """Writes are refused in this process (``MEMEXPLORER_READ_ONLY=1``)."""
+
+    title = "Writes are disabled"
+    hint = (
+        "This memexplorer runs read-only (memexplorer serve sets MEMEXPLORER_READ_ONLY=1 "
+        "for the app it serves). Run the change from a terminal instead: `memexplorer PATH` "
+        "or the matching command. Nothing was changed."
+    )
+
+
+class StoreChangedError(StoreError):
+    """The store's files moved while a write prepared its staged copy."""
+
+    title = "Store changed meanwhile"
+    hint = (
+        "Another process (probably the agent) wrote to the store while this change was "
+        "being prepared, so the prepared copy was not put in its place and nothing was "
+        "lost. Run the change again, ideally with the agent stopped."
     )
 
 

@@ -45,7 +45,7 @@ from .graph_store import (
 from .ladybug_worker import ARROW, ERROR, HELLO, VALUE, read_frame, write_frame
 from .storage_versions import LADYBUG_INSTALL, LADYBUG_PINNED, ladybug_release
 
-__all__ = ["LadybugStore", "ladybug_installed"]
+__all__ = ["LadybugStore", "installed_ladybug", "ladybug_installed"]
 
 _WORKER_FILE = Path(__file__).with_name("ladybug_worker.py")
 _MAX_IDLE = 2
@@ -60,6 +60,19 @@ def ladybug_installed() -> bool:
         return importlib.util.find_spec("ladybug") is not None
     except (ImportError, ValueError):
         return False
+
+
+def installed_ladybug() -> tuple[str, int] | None:
+    """The installed ladybug's release and the storage version it writes, asked of a
+    worker (None when ladybug is missing or does not load)."""
+    if not ladybug_installed():
+        return None
+    worker = _take_worker()
+    if worker.hello is None:
+        return None  # the worker has stopped itself
+    hello = worker.hello
+    _give_back(worker)
+    return hello
 
 
 def _missing(path: Path, found: int | None, why: str) -> UnsupportedEngineError:

@@ -17,6 +17,7 @@ __all__ = [
     "LADYBUG_READS",
     "LADYBUG_WRITES",
     "ladybug_release",
+    "ladybug_storage_version",
 ]
 
 #: The kuzu release memexplorer depends on (storage version 39).
@@ -48,3 +49,11 @@ def ladybug_release(storage_version: int | None) -> str:
     if writers:
         return "ladybug " + " or ".join(writers)
     return f"the ladybug release that writes storage version {storage_version}"
+
+
+def ladybug_storage_version(release: str) -> int | None:
+    """The storage version a checked ladybug ``release`` writes (None: not checked)."""
+    for version, releases in _LADYBUG_WRITERS.items():
+        if release in releases:
+            return version
+    return None

@@ -32,7 +32,16 @@ Engine = Literal["kuzu", "ladybug", "sqlite"]
 KUZU_STORAGE_VERSION = 39
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
-_SIDECAR_SUFFIXES = ("-wal", "-shm", "-journal", ".wal", ".shadow", ".lock", ".tmp")
+_SIDECAR_SUFFIXES = (
+    "-wal",
+    "-shm",
+    "-journal",
+    ".wal",
+    ".shadow",
+    ".lock",
+    ".tmp",
+    ".memexplorer-lock",
+)
 _OLD_KUZU_MARKERS = ("catalog.kz", "data.kz")
 #: Folder names searched for stores (skip caches and our own backups).
 #: Not searched for stores; "backups" holds memexplorer's own backups (whole-store copies

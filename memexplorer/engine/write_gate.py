@@ -1,0 +1,174 @@
+"""The one gate every write to a store passes: refuse, lock, check, then write.
+
+``with write_gate(store, action="clean") as ticket:`` does, in order:
+
+1. refuses at once with :class:`WritesDisabledError` when the environment says
+   ``MEMEXPLORER_READ_ONLY=1`` (``memexplorer serve`` sets it for the app it serves);
+2. takes the store's inter-process lock (:mod:`.gate_lock`: ``flock`` on
+   ``<store>.memexplorer-lock``, 0600, naming its holder) for the whole write,
+   staged copy included, or raises :class:`StoreBusyError` at once, naming the
+   holder's PID and command: no waiting, so two writers never both succeed;
+3. snapshots the store's files, so :meth:`GateTicket.ensure_unchanged` can refuse
+   to rename a staged copy over changes someone made meanwhile (the agent itself
+   does not take this lock).
+
+Reentrant per process: entering the gate again for a store this process already
+holds (import calling clean, a console write while the app holds the store in
+writing mode, from any thread) shares the one lock and returns a ticket with
+``nested=True``; the lock is released when the outermost entry exits. Within a
+process, writes to one store are the caller's to serialise (the app does them one
+at a time per store); between processes the gate does it. A forked child does not
+inherit the parent's hold.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+
+from .exceptions import StoreChangedError, WritesDisabledError
+from .gate_lock import acquire_lock, lock_path_for, release_lock
+from .store_snapshot import StoreSnapshot, snapshot_store
+from .stores import resolve_hierarchical_path
+from .upgrade_check import refuse_store_upgrade
+
+__all__ = [
+    "READ_ONLY_ENV",
+    "GateTicket",
+    "gate_held",
+    "gate_lock_path",
+    "gate_store_path",
+    "write_gate",
+    "writes_disabled",
+]
+
+#: Set to "1" to refuse every write in this process and its children.
+READ_ONLY_ENV = "MEMEXPLORER_READ_ONLY"
+
+
+def writes_disabled() -> bool:
+    """Whether this process runs read-only (``MEMEXPLORER_READ_ONLY=1``)."""
+    return os.environ.get(READ_ONLY_ENV) == "1"
+
+
+def gate_store_path(store: str | Path) -> Path:
+    """The path the gate locks for ``store``: an agent folder resolves to its database
+    as HierarchicalMemory resolves it, the folder part to its real path (the store's
+    own name is kept, so the lock lies beside the name writers use)."""
+    path = resolve_hierarchical_path(Path(store).expanduser())
+    return path.parent.resolve() / path.name
+
+
+def gate_lock_path(store: str | Path) -> Path:
+    """The lock file the gate holds while ``store`` is written."""
+    return lock_path_for(gate_store_path(store))
+
+
+@dataclass
+class _Held:
+    fd: int
+    pid: int
+    depth: int
+
+
+_HELD: dict[Path, _Held] = {}
+_HELD_LOCK = threading.Lock()
+
+
+def gate_held(store: str | Path) -> bool:
+    """Whether this process holds the gate of ``store`` now."""
+    with _HELD_LOCK:
+        held = _HELD.get(gate_store_path(store))
+        return held is not None and held.pid == os.getpid()
+
+
+@dataclass
+class GateTicket:
+    """What a writer inside the gate may ask: has the store changed, may it upgrade."""
+
+    store: Path
+    action: str
+    allow_upgrade: bool
+    #: True when this process already held the gate (an outer write is running).
+    nested: bool
+    snapshot: StoreSnapshot = field(repr=False)
+
+    @property
+    def lock_path(self) -> Path:
+        return lock_path_for(self.store)
+
+    def ensure_unchanged(self) -> None:
+        """Raise :class:`StoreChangedError` if the store's files (size, mtime, inode of
+        the store and its sidecars) moved since the gate was entered or since
+        :meth:`accept_changes`; call it right before renaming a staged copy over
+        the store."""
+        moved = self.snapshot.differences(snapshot_store(self.store))
+        if moved:
+            raise StoreChangedError(
+                self.store,
+                f"The store changed on disk while '{self.action}' was being prepared "
+                f"({'; '.join(moved)}), so its result was not put in place",
+            )
+
+    def accept_changes(self) -> None:
+        """Take the store as it is now (after this writer changed it itself)."""
+        self.snapshot = snapshot_store(self.store)
+
+    def refuse_upgrade(self, *, writes_version: int | None = None) -> None:
+        """Raise :class:`~.exceptions.StoreUpgradeRequired` when this write would leave
+        an older LadybugDB store in ``writes_version`` (default: the installed
+        ladybug's), unless the gate was entered with ``allow_upgrade``."""
+        if not self.allow_upgrade:
+            refuse_store_upgrade(self.store, writes_version=writes_version)
+
+
+class write_gate:
+    """Enter the store's write gate for ``action`` (a few words: "clean", "import").
+
+    Raises :class:`WritesDisabledError` or :class:`StoreBusyError` on entry; see
+    the module's docstring. Exiting releases the lock (the outermost entry)."""
+
+    def __init__(self, store: str | Path, *, action: str, allow_upgrade: bool = False) -> None:
+        self.store = gate_store_path(store)
+        self.action = action
+        self.allow_upgrade = allow_upgrade
+        self._entered = False
+
+    def __enter__(self) -> GateTicket:
+        if writes_disabled():
+            raise WritesDisabledError(
+                self.store, f"Refused to {self.action}: writes are disabled ({READ_ONLY_ENV}=1)"
+            )
+        with _HELD_LOCK:
+            held = _HELD.get(self.store)
+            nested = held is not None and held.pid == os.getpid()
+            if held is not None and nested:
+                held.depth += 1
+            else:
+                fd = acquire_lock(self.store, self.action)
+                _HELD[self.store] = _Held(fd, os.getpid(), 1)
+            self._entered = True
+        return GateTicket(
+            self.store, self.action, self.allow_upgrade, nested, snapshot_store(self.store)
+        )
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        if not self._entered:
+            return
+        self._entered = False
+        with _HELD_LOCK:
+            held = _HELD.get(self.store)
+            if held is None or held.pid != os.getpid():
+                return
+            held.depth -= 1
+            if held.depth == 0:
+                del _HELD[self.store]
+                release_lock(self.store, held.fd)
