@@ -1,6 +1,8 @@
 """Redact what an audit found: each secret becomes ``[REDACTED]``, after a backup.
 
-Per store, under the write lock: the flagged values are read again (the store
+Per store, inside its write gate (:mod:`.write_gate`: the inter-process lock,
+held until the store is rewritten; refused under MEMEXPLORER_READ_ONLY=1), and
+under the engine's own write lock: the flagged values are read again (the store
 may have changed since the read-only audit), scrubbed with the same patterns,
 and only the rows that really change are saved with :func:`write_backup`
 (restore mode "replace", so ``memexplorer restore`` puts the originals back).
@@ -28,7 +30,7 @@ from typing import Any
 
 from .audit import AuditFinding, FindingLocation, iter_locations
 from .backups import BackupRecord, write_backup
-from .compaction import CompactionResult, compact_graph_store
+from .compaction import CompactionResult
 from .exceptions import CompactionError, StoreLockedError
 from .graph_open import open_graph_store
 from .graph_rows import save_nodes
@@ -37,6 +39,8 @@ from .inspection import detect_kind
 from .redaction_values import scrubbed_value
 from .saved_rows import SavedTable
 from .sqlite_rows import rebuild_fts, save_rows
+from .store_compaction import compact_store
+from .write_gate import write_gate
 
 __all__ = ["RedactionResult", "delete_backup_command", "redact_findings"]
 
@@ -236,14 +240,17 @@ def redact_findings(findings: Iterable[AuditFinding], *, home: str | Path) -> li
     home = Path(home).expanduser()
     results = []
     for path, locations in _by_store(findings).items():
-        if locations[0].engine == "sqlite":
-            results.append(_redact_sqlite(path, locations, home))
-        else:
+        with write_gate(path, action="redact") as ticket:
+            if locations[0].engine == "sqlite":
+                results.append(_redact_sqlite(path, locations, home))
+                continue
             result = _redact_graph(path, locations, home)
             if result.changed:
-                # The engine leaves overwritten values in the file's pages: rewrite it.
+                # The engine leaves overwritten values in the file's pages: rewrite it,
+                # still under the lock (the redaction's own change is accepted first).
+                ticket.accept_changes()
                 try:
-                    result.compaction = compact_graph_store(path)
+                    result.compaction = compact_store(path, ticket=ticket)
                 except CompactionError as exc:
                     result.not_compacted = exc.describe()
             results.append(result)

@@ -1,6 +1,7 @@
 """Compact any store: the graph rewrite, or SQLite's own VACUUM.
 
-One entry point for ``memexplorer compact``, ``clean --compact`` and the app.
+One entry point for ``memexplorer compact``, ``clean --compact`` and redaction,
+always inside the store's write gate (:mod:`.write_gate`).
 A SQLite store is vacuumed with ``secure_delete`` on (VACUUM rebuilds the
 file from its live rows), its write-ahead log checkpointed and truncated, and
 its row counts compared before and after; graph stores go to
@@ -17,6 +18,7 @@ from .compaction import CompactionResult, compact_graph_store
 from .exceptions import CompactionError, StoreLockedError
 from .graph_store import identifier
 from .stores import sniff
+from .write_gate import GateTicket, write_gate
 
 __all__ = ["compact_store"]
 
@@ -64,10 +66,18 @@ def _compact_sqlite(path: Path) -> CompactionResult:
     )
 
 
-def compact_store(path: str | Path) -> CompactionResult:
+def compact_store(path: str | Path, *, ticket: GateTicket | None = None) -> CompactionResult:
     """Rewrite the store at ``path`` so that no deleted or overwritten value is left
-    in its bytes; its rows stay exactly as they were."""
+    in its bytes; its rows stay exactly as they were.
+
+    Runs inside the store's write gate (entered here, or by the caller, which then
+    passes its ``ticket``): the lock is held through the rewrite and the swap, and
+    the swap is refused if the store changed on disk meanwhile.
+    """
     path = Path(path).expanduser()
+    if ticket is None:
+        with write_gate(path, action="compact") as entered:
+            return compact_store(path, ticket=entered)
     if sniff(path).engine == "sqlite":
         return _compact_sqlite(path)
-    return compact_graph_store(path)
+    return compact_graph_store(path, before_swap=ticket.ensure_unchanged)
