@@ -62,6 +62,7 @@ def _compact_sqlite(path: Path) -> CompactionResult:
         bytes_before=before,
         bytes_after=path.stat().st_size,
         tables=counts,
+        verified=True,
         seconds=time.perf_counter() - started,
     )
 

@@ -8,6 +8,7 @@ import os
 import shutil
 from pathlib import Path
 
+import pyarrow as pa
 import pytest
 from store_helpers import checksums
 
@@ -17,6 +18,7 @@ from memexplorer.engine.compaction import compact_graph_store
 from memexplorer.engine.exceptions import CompactionError, MemoryError
 from memexplorer.engine.graph_open import open_graph_store
 from memexplorer.engine.graph_schema_copy import catalog_snapshot
+from memexplorer.engine.graphdb import KuzuStore
 from memexplorer.engine.row_digest import store_digest
 
 KUZU_STORES = [
@@ -102,6 +104,26 @@ def test_a_copy_that_differs_is_never_swapped_in(reference_stores, monkeypatch):
 
     monkeypatch.setattr(compaction, "digest_rows", one_more)
     with pytest.raises(CompactionError, match="rows differ from the store's"):
+        compact_graph_store(store)
+    assert checksums(store.parent) == before
+
+
+def test_a_value_the_engine_changed_while_copying_is_caught(reference_stores, monkeypatch):
+    """Same row counts, one value different: only the checksum sees it."""
+    store = reference_stores / "home/.amplihack/hierarchical_memory/ops-agent/kuzu_db"
+    before = checksums(store.parent)
+    real = KuzuStore.copy_arrow
+
+    def mangling_copy(self, table, data, pair=None):
+        if table == "SemanticMemory":
+            column = data.schema.get_field_index("content")
+            values = data.column(column).to_pylist()
+            values[0] = values[0] + " (mangled)"
+            data = data.set_column(column, "content", pa.array(values))
+        real(self, table, data, pair)
+
+    monkeypatch.setattr(KuzuStore, "copy_arrow", mangling_copy)
+    with pytest.raises(CompactionError, match=r"rows differ from the store's \(SemanticMemory\)"):
         compact_graph_store(store)
     assert checksums(store.parent) == before
 
