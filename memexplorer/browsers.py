@@ -66,8 +66,14 @@ class BrowserPool:
 
     def mode(self, path: Path) -> str:
         """What the headers say about the store: "writing" or "read-only" ("served
-        read-only" when the whole session cannot write)."""
-        return "writing" if path in self._writing else read_only_label()
+        read-only" when the whole session cannot write), and for a store read at its
+        last checkpoint (an older writer's log left unreplayed), so."""
+        if path in self._writing:
+            return "writing"
+        graph = getattr(self._browsers.get(path), "graph", None)
+        left = getattr(graph, "unreplayed_log", None)
+        label = read_only_label()
+        return f"{label}, {left.note}" if left is not None else label
 
     def set_writing(self, path: Path, writing: bool, *, allow_upgrade: bool = False) -> None:
         """Close the store and reopen it read-write (or read-only again).

@@ -68,3 +68,17 @@ def _no_user_data(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     folder = tmp_path / "xdg-data-home"
     monkeypatch.setenv("XDG_DATA_HOME", str(folder))
     return folder
+
+
+@pytest.fixture
+def crashed_writer(tmp_path: Path) -> Path:
+    """A private copy of the LadybugDB store whose older writer (ladybug 0.17.1) was
+    killed: ``ladybug_db`` and the ``ladybug_db.wal`` the installed ladybug cannot replay."""
+    with tarfile.open(FIXTURES / "ladybug-crashed-writer.tar.gz") as archive:
+        archive.extractall(tmp_path / "crashed", filter="data")
+    return tmp_path / "crashed" / "crashed_writer" / "ladybug_db"
+
+
+@pytest.fixture(scope="session")
+def crashed_manifest() -> dict:
+    return json.loads((FIXTURES / "ladybug-crashed-MANIFEST.json").read_text())

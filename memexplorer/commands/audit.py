@@ -15,9 +15,10 @@ from typing import Any
 from memexplorer.engine.audit import AuditFinding, AuditReport, audit_paths
 from memexplorer.engine.backend_choice import amplihack_home
 from memexplorer.engine.names import validate_agent_name
-from memexplorer.engine.redaction import RedactionResult, redact_findings
+from memexplorer.engine.redaction import RedactionResult, delete_backup_command, redact_findings
 
 from .common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, default_home, print_json, progress, warn
+from .compact import compaction_line
 from .confirm import ask
 
 _COLUMNS = ("agent", "table", "id", "column", "kind", "preview")
@@ -46,9 +47,17 @@ def _print_redactions(results: list[RedactionResult]) -> None:
     for result in results:
         counts = ", ".join(f"{table}: {n:,}" for table, n in result.values.items()) or "none"
         print(f"redacted in {result.store}: {counts} value(s)")
+        if result.compaction is not None:
+            print(f"  {compaction_line(result.compaction)}")
+        if result.not_compacted:
+            print(f"  old values still in the file's bytes: {result.not_compacted}")
         if result.backup is not None:
             print(f"  backup: {result.backup.path}")
             print(f"  undo with: memexplorer restore {result.backup.path}")
+            print(
+                "  the backup keeps the old values (readable by you only); once sure, "
+                f"delete it: {delete_backup_command(result.backup)}"
+            )
         for what in result.not_redacted:
             print(f"  not redacted: {what}")
 
@@ -61,7 +70,8 @@ def _confirmed(args: argparse.Namespace, report: AuditReport, home: Path) -> int
     stores = len({f.store for f in report.findings})
     answer = ask(
         f"Replace {len(report.findings):,} secret(s) in {values:,} value(s) of {stores} "
-        f"store(s) with [REDACTED]? The rows are backed up under {home / 'backups'} first."
+        f"store(s) with [REDACTED]? The rows are backed up under {home / 'backups'} first; "
+        "each graph store is then rewritten into a fresh file, so the old bytes leave it."
     )
     if answer is None:
         print(
@@ -89,6 +99,8 @@ def run(args: argparse.Namespace) -> int:
     payload: dict[str, Any] = report.to_dict()
     if not args.json:
         _print_findings(report)
+    for store, note in report.notes.items():
+        warn(f"{store}: {note}")
     for error in report.errors:
         warn(f"not audited: {error.title}: {error.message}")
     if args.redact and report.findings:

@@ -14,10 +14,13 @@ from memexplorer.engine.clean import (
     preview_clean,
 )
 from memexplorer.engine.clean_selection import Selection
+from memexplorer.engine.redaction import delete_backup_command
+from memexplorer.engine.store_compaction import compact_store
 from memexplorer.engine.write_gate import write_gate
 from memexplorer.wording import counted
 
 from .common import EXIT_OK, EXIT_USAGE, print_json, progress, warn
+from .compact import compaction_line
 from .confirm import ask
 
 DESCRIPTION = """\
@@ -137,8 +140,15 @@ def _preview_and_clean(args: argparse.Namespace, target: CleanTarget, selection:
     home = amplihack_home(args.home)
     with progress("Backing up and deleting"):
         result = clean_store(target, selection, home=home)
+    compaction = None
+    if args.compact and result.backup is not None:
+        with progress("Rewriting the store without the deleted rows"):
+            compaction = compact_store(target.path)
     if args.json:
-        print_json({**result.to_dict(), "dry_run": False})
+        print_json(
+            {**result.to_dict(), "dry_run": False,
+             "compacted": compaction.to_dict() if compaction else None}
+        )  # fmt: skip
     else:
         removed = result.preview
         print(
@@ -147,6 +157,12 @@ def _preview_and_clean(args: argparse.Namespace, target: CleanTarget, selection:
         )
         if result.backup:
             print(f"undo with: memexplorer restore {result.backup.path}")
+        if compaction is not None:
+            print(compaction_line(compaction))
+            print(
+                "the backup keeps the deleted rows (readable by you only); once sure, "
+                f"delete it: {delete_backup_command(result.backup)}"
+            )
     return EXIT_OK
 
 
@@ -200,6 +216,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--home", metavar="H", help="the amplihack home, where backups go (default ~/.amplihack)"
+    )
+    parser.add_argument(
+        "--compact",
+        action="store_true",
+        help="then rewrite the store into a fresh file, so the deleted rows leave its bytes",
     )
     parser.add_argument("--json", action="store_true", help="print JSON for scripts")
     parser.set_defaults(handler=run)

@@ -15,6 +15,7 @@ from .common import EXIT_FAILED, EXIT_OK, default_home, print_json, warn
 
 def _print_stats(summaries: list[StoreSummary]) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     console = Console()
@@ -30,6 +31,8 @@ def _print_stats(summaries: list[StoreSummary]) -> None:
         for agent, counts in sorted(summary.agents.items()):
             table.add_row(agent, *(f"{counts.get(t, 0):,}" for t in tables))
         console.print(table)
+        if summary.note:
+            console.print(f"  [yellow]{escape(summary.note)}[/yellow]")
         if summary.absent_tables:
             console.print(f"  [dim]absent tables: {', '.join(summary.absent_tables)}[/dim]")
         console.print()

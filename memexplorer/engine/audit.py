@@ -29,6 +29,7 @@ from .inspection import AGENT_COLUMNS, open_graph, open_sqlite_readonly
 from .security import SECRET_PATTERNS, SecretFinding, SecretPattern, find_secrets
 from .stored_json import BASE64_JSON_REGEX, stored_json_text
 from .stores import StoreFormat, find_stores, sniff
+from .writer_log import unreplayable_log
 
 __all__ = [
     "BASE64_LABEL",
@@ -140,9 +141,14 @@ class AuditReport:
     findings: list[AuditFinding] = field(default_factory=list)
     stores: list[Path] = field(default_factory=list)
     errors: list[MemoryError] = field(default_factory=list)
+    #: Store -> why it was read at its last checkpoint (see :mod:`.writer_log`).
+    notes: dict[Path, str] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"findings": [finding.to_dict() for finding in self.findings]}
+        data: dict[str, Any] = {"findings": [finding.to_dict() for finding in self.findings]}
+        if self.notes:
+            data["notes"] = {str(path): note for path, note in self.notes.items()}
+        return data
 
 
 # -- masking -----------------------------------------------------------------------------
@@ -499,6 +505,8 @@ def audit_paths(paths: Iterable[str | Path], agent: str | None = None) -> AuditR
                 continue
             seen.add(resolved)
             try:
+                if (left := unreplayable_log(fmt)) is not None:
+                    report.notes[fmt.path] = f"{left.story}; {left.note}"
                 report.findings.extend(audit_store(fmt, agent))
             except MemoryError as exc:
                 report.errors.append(exc)

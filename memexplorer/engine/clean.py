@@ -32,6 +32,7 @@ from .graphdb import GraphStore
 from .inspection import detect_kind, open_sqlite_readonly
 from .stores import resolve_hierarchical_path, sniff
 from .write_gate import write_gate
+from .writer_log import unreplayable_log
 
 __all__ = [
     "CleanPreview",
@@ -124,8 +125,11 @@ def clean_target(
             )
         fmt = sniff(path)
         engine: Engine = "sqlite" if fmt.engine == "sqlite" else "kuzu"
+        notes = []
         if fmt.engine != "sqlite":
             require_graph_readable(fmt)
+            if (left := unreplayable_log(fmt)) is not None:
+                notes.append(f"{left.story}; {left.note}; it cannot be cleaned")
         if backend is not None:
             wanted = parse_backend(backend)
             if (wanted == "sqlite") != (engine == "sqlite"):
@@ -133,7 +137,7 @@ def clean_target(
                     f"--backend {backend} does not match the store, which is {fmt.label}: {path}",
                     hint="Leave out --backend when naming the store with --store.",
                 )
-        return CleanTarget(fmt.path, engine, "--store")
+        return CleanTarget(fmt.path, engine, "--store", tuple(notes))
     resolution = resolve_backend(backend, home=home)
     path = resolution.path
     fmt = sniff(path)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 __all__ = [
     "AgentNameError",
+    "CompactionError",
     "CorruptStoreError",
     "EngineError",
     "EngineWorkerError",
@@ -34,6 +35,7 @@ __all__ = [
     "StoreNotFoundError",
     "StorePermissionError",
     "StoreUpgradeRequired",
+    "UnreplayableLogError",
     "UnsupportedEngineError",
     "WritesDisabledError",
 ]
@@ -138,6 +140,23 @@ class StoreUpgradeRequired(StoreError):
         super().__init__(path, message, hint=hint)
 
 
+class UnreplayableLogError(StoreError):
+    """A writer stopped without closing, and its log is in an older storage version
+    than the installed ladybug replays. The store is not damaged: the release that
+    wrote it replays the log. Raised only by :func:`~.graph_open.open_graph_store`."""
+
+    title = "Writer stopped without closing"
+
+    def __init__(
+        self, path: str | Path, message: str, *, found: int, installed: int, log_bytes: int,
+        hint: str | None = None,
+    ) -> None:  # fmt: skip
+        self.found = found
+        self.installed = installed
+        self.log_bytes = log_bytes
+        super().__init__(path, message, hint=hint)
+
+
 class EngineWorkerError(StoreError):
     title = "Database process stopped"
     hint = (
@@ -222,6 +241,13 @@ class ReadOnlyStoreError(StoreError):
 
 class SchemaMismatchError(StoreError):
     title = "Unexpected schema"
+
+
+class CompactionError(StoreError):
+    """A store could not be rewritten into a fresh file, or the copy differed."""
+
+    title = "Compaction refused"
+    hint = "The store was not changed; its rows and any backup are as they were."
 
 
 class ImportDataError(MemoryError, ValueError):

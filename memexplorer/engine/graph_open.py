@@ -18,6 +18,7 @@ from .graphdb import KuzuStore
 from .ladybug_store import LadybugStore, ladybug_installed
 from .storage_versions import LADYBUG_INSTALL, LADYBUG_PINNED, LADYBUG_READS, ladybug_release
 from .stores import StoreFormat, require_kuzu_readable, sniff
+from .writer_log import CheckpointStore, unreplayable_log
 
 __all__ = ["open_graph_store", "require_graph_readable"]
 
@@ -69,6 +70,11 @@ def open_graph_store(
     :class:`~.exceptions.StoreUpgradeRequired` unless ``allow_upgrade`` is set;
     callers that set it ask the operator first and keep a backup (see
     :class:`~.ladybug_store.LadybugStore`). Kuzu stores are always version 39.
+
+    A LadybugDB store whose older writer stopped without closing (a log the
+    installed ladybug cannot replay, see :mod:`.writer_log`) opens read-only at
+    its last checkpoint, with ``unreplayed_log`` set; any write open raises
+    :class:`~.exceptions.UnreplayableLogError`, the one story told everywhere.
     """
     path = Path(path)
     fmt: StoreFormat | None = None
@@ -76,6 +82,13 @@ def open_graph_store(
         fmt = sniff(path)
         require_graph_readable(fmt)
         engine = fmt.engine
+        left_behind = unreplayable_log(fmt)
+        if left_behind is not None:
+            if not read_only:
+                raise left_behind.error()
+            return CheckpointStore(
+                left_behind, buffer_pool_size=buffer_pool_size, max_db_size=max_db_size
+            )
     elif read_only or create is None:
         raise StoreNotFoundError(path, "No store at this path")
     else:

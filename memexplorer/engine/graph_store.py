@@ -36,6 +36,7 @@ __all__ = [
     "GraphStoreBase",
     "QueryError",
     "RelTable",
+    "copy_statement",
     "identifier",
     "literal",
     "translate_open_error",
@@ -105,6 +106,10 @@ class GraphStore(Protocol):
         self, table: str, columns: list[tuple[str, str]], rows: list[dict[str, Any]]
     ) -> bool: ...
 
+    def copy_arrow(
+        self, table: str, data: pa.Table, pair: tuple[str, str] | None = None
+    ) -> None: ...
+
     def rows_capped(
         self, cypher: str, cap: int, *, timeout_ms: int
     ) -> tuple[list[str], list[list[Any]], bool]: ...
@@ -156,6 +161,13 @@ def arrow_schema(columns: list[tuple[str, str]]) -> Any | None:
     return pa.schema([(name, kind) for (name, _), kind in zip(columns, types, strict=True)])
 
 
+def copy_statement(table: str, source: str, pair: tuple[str, str] | None = None) -> str:
+    """``COPY table FROM source``; for a rel table with several FROM/TO pairs,
+    ``pair`` says which one the rows belong to. Names are checked identifiers."""
+    options = f" (from={literal(pair[0])}, to={literal(pair[1])})" if pair else ""
+    return f"COPY {identifier(table)} FROM {source}{options}"
+
+
 def translate_open_error(path: Path, text: str, engine: str) -> StoreError:
     """Turn an engine's message raised while opening into an engine error."""
     name = _ENGINE_NAMES.get(engine, engine)
@@ -201,6 +213,9 @@ class GraphStoreBase:
     storage_version: int | None
     _lock: threading.RLock
     _in_transaction: bool
+    #: Set (an :class:`~.writer_log.UnreplayableLog`) when the store was read at its
+    #: last checkpoint because the installed engine cannot replay its log.
+    unreplayed_log: Any = None
 
     def rows(
         self, cypher: str, params: dict[str, Any] | None = None, *, reuse: bool = False

@@ -25,6 +25,7 @@ from .graph_store import (
     QueryError,
     RelTable,
     arrow_schema,
+    copy_statement,
     identifier,
     literal,
     translate_open_error,
@@ -145,19 +146,24 @@ class KuzuStore(GraphStoreBase):
         schema = arrow_schema(columns)
         if schema is None:
             return False
-        memexplorer_copy_rows = pa.Table.from_pylist(rows, schema=schema)  # noqa: F841
+        self.copy_arrow(table, pa.Table.from_pylist(rows, schema=schema))
+        return True
+
+    def copy_arrow(self, table: str, data: pa.Table, pair: tuple[str, str] | None = None) -> None:
+        """Bulk-insert an Arrow table whose columns are ``table``'s, in order (a rel's
+        two endpoint keys first; ``pair`` names its FROM and TO tables when it has several)."""
+        memexplorer_copy_rows = data  # noqa: F841
         with self._lock:
             if self._closed:
                 raise QueryError(f"The store is closed: {self.path}")
             try:
                 # kuzu finds the Arrow table by its variable name in this frame.
-                self._conn.execute(f"COPY {identifier(table)} FROM memexplorer_copy_rows")
+                self._conn.execute(copy_statement(table, "memexplorer_copy_rows", pair))
             except RuntimeError as exc:
                 raise QueryError(
                     f"Kuzu refused a bulk insert into {table}: {str(exc).splitlines()[0]}",
                     hint=f"Store: {self.path}",
                 ) from None
-        return True
 
     def rows_capped(
         self, cypher: str, cap: int, *, timeout_ms: int

@@ -57,6 +57,9 @@ class StoreSummary:
     agents: dict[str, dict[str, int]] = field(default_factory=dict)
     absent_tables: list[str] = field(default_factory=list)
     layout: str = ""
+    #: Set when the store was read at its last checkpoint (a log left unreplayed).
+    note: str = ""
+    unreplayed_log: dict[str, object] | None = None
 
     def to_dict(self) -> dict[str, object]:
         data: dict[str, object] = {
@@ -70,6 +73,10 @@ class StoreSummary:
             data["absent_tables"] = self.absent_tables
         if self.layout:
             data["layout"] = self.layout
+        if self.note:
+            data["note"] = self.note
+        if self.unreplayed_log:
+            data["unreplayed_log"] = self.unreplayed_log
         return data
 
 
@@ -144,6 +151,9 @@ def _summarize_graph(fmt: StoreFormat) -> StoreSummary:
         tables = set(node_tables) | set(rel_tables)
         kind = detect_kind(tables, columns)
         summary = StoreSummary(fmt.path, kind, graph.engine, graph.storage_version)
+        if (left := graph.unreplayed_log) is not None:
+            summary.note = f"{left.story}; {left.note}"
+            summary.unreplayed_log = left.to_dict()
         if kind == "flat":
             from .flat_graph import live_agent_counts
 

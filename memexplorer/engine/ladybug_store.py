@@ -38,7 +38,7 @@ from .graph_store import (
     GraphStoreBase,
     QueryError,
     arrow_schema,
-    identifier,
+    copy_statement,
     translate_open_error,
     translate_query_error,
 )
@@ -239,6 +239,8 @@ class LadybugStore(GraphStoreBase):
                 f"({worker.import_error})"
             )  # fmt: skip
         self.ladybug_version, installed = worker.hello
+        #: The storage version the installed ladybug writes (a new store gets it).
+        self.installed_storage_version = installed
         try:
             self._check_version(storage_version, installed, allow_upgrade)
         except MemoryError:
@@ -349,13 +351,18 @@ class LadybugStore(GraphStoreBase):
         schema = arrow_schema(columns)
         if schema is None:
             return False
-        data = pa.Table.from_pylist(rows, schema=schema)
-        sink = pa.BufferOutputStream()
-        with pa.ipc.new_stream(sink, schema) as writer:
-            writer.write_table(data)
-        query = f"COPY {identifier(table)} FROM $memexplorer_rows"
-        self._call("copy", query, sink.getvalue().to_pybytes(), what=f"a bulk insert into {table}")
+        self.copy_arrow(table, pa.Table.from_pylist(rows, schema=schema))
         return True
+
+    def copy_arrow(self, table: str, data: pa.Table, pair: tuple[str, str] | None = None) -> None:
+        """Bulk-insert an Arrow table (see KuzuStore.copy_arrow), sent as an IPC stream."""
+        import pyarrow as pa
+
+        sink = pa.BufferOutputStream()
+        with pa.ipc.new_stream(sink, data.schema) as writer:
+            writer.write_table(data)
+        query = copy_statement(table, "$memexplorer_rows", pair)
+        self._call("copy", query, sink.getvalue().to_pybytes(), what=f"a bulk insert into {table}")
 
     # -- lifecycle ---------------------------------------------------------------
     def interrupt(self) -> None:

@@ -1,6 +1,8 @@
 """Redact what an audit found: each secret becomes ``[REDACTED]``, after a backup.
 
-Per store, under the write lock: the flagged values are read again (the store
+Per store, inside its write gate (:mod:`.write_gate`: the inter-process lock,
+held until the store is rewritten; refused under MEMEXPLORER_READ_ONLY=1), and
+under the engine's own write lock: the flagged values are read again (the store
 may have changed since the read-only audit), scrubbed with the same patterns,
 and only the rows that really change are saved with :func:`write_backup`
 (restore mode "replace", so ``memexplorer restore`` puts the originals back).
@@ -9,11 +11,17 @@ Rel properties are reported but not redacted: a backup restores edges by
 inserting them, which would leave the redacted copy beside the original.
 A value stored as base64 of JSON (LadybugDB-era tags, metadata, steps) is
 decoded, scrubbed and encoded again, so the library still reads it.
+
+A graph engine leaves an overwritten value in the file's old pages, so a
+graph store that changed is then compacted (:mod:`.compaction`): rewritten
+into a fresh file holding the same rows, without the old bytes. SQLite
+stores are written with ``secure_delete``, which zeroes them in place. The
+backup still holds the old values; the result says how to delete it.
 """
 
 from __future__ import annotations
 
-import json
+import shlex
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -22,19 +30,19 @@ from typing import Any
 
 from .audit import AuditFinding, FindingLocation, iter_locations
 from .backups import BackupRecord, write_backup
-from .exceptions import StoreLockedError
+from .compaction import CompactionResult
+from .exceptions import CompactionError, StoreLockedError
 from .graph_open import open_graph_store
 from .graph_rows import save_nodes
 from .graphdb import GraphStore, identifier
 from .inspection import detect_kind
+from .redaction_values import scrubbed_value
 from .saved_rows import SavedTable
-from .security import CredentialScrubber
 from .sqlite_rows import rebuild_fts, save_rows
-from .stored_json import encode_base64_json, stored_json_text
+from .store_compaction import compact_store
+from .write_gate import write_gate
 
-__all__ = ["RedactionResult", "redact_findings"]
-
-_SCRUB = CredentialScrubber()
+__all__ = ["RedactionResult", "delete_backup_command", "redact_findings"]
 
 
 @dataclass
@@ -45,6 +53,10 @@ class RedactionResult:
     backup: BackupRecord | None
     values: dict[str, int] = field(default_factory=dict)  # table -> values redacted
     not_redacted: list[str] = field(default_factory=list)
+    #: The rewrite that took the old values out of a graph store's bytes.
+    compaction: CompactionResult | None = None
+    #: Why the rewrite was refused (the values are redacted, the old bytes remain).
+    not_compacted: str | None = None
 
     @property
     def changed(self) -> int:
@@ -56,6 +68,10 @@ class RedactionResult:
             "backup": str(self.backup.path) if self.backup else None,
             "values": self.values,
             "not_redacted": self.not_redacted,
+            "compacted": self.compaction.to_dict() if self.compaction else None,
+            "not_compacted": self.not_compacted,
+            "backup_holds_old_values": self.backup is not None,
+            "delete_backup": delete_backup_command(self.backup) if self.backup else None,
         }
 
 
@@ -89,7 +105,7 @@ def _changes(
         new = {}
         for column in sorted(columns):
             value = row.get(column)
-            if not isinstance(value, str) or (scrubbed := _scrubbed(value)) is None:
+            if not isinstance(value, str) or (scrubbed := scrubbed_value(value)) is None:
                 continue
             if scrubbed == value:
                 key = "/".join(str(row.get(k)) for k in saved.key)
@@ -100,52 +116,6 @@ def _changes(
             kept.rows.append(row)
             changes.append((row, new))
     return kept, changes
-
-
-def _scrubbed(value: str) -> str | None:
-    """The value with its secrets redacted, or None when it holds none; base64
-    of JSON comes back as base64 of JSON, or unchanged when no secret can be
-    taken out of it without breaking the JSON."""
-    text = stored_json_text(value)
-    if text is None:
-        scrubbed, changed = _SCRUB.scrub_text(value)
-        return scrubbed if changed else None
-    scrubbed, changed = _SCRUB.scrub_text(text)
-    if not changed:
-        return None
-    decoded = json.loads(text)
-    try:
-        kept = _shape(json.loads(scrubbed)) == _shape(decoded)
-    except ValueError:
-        kept = False
-    if not kept:
-        # A secret ran across JSON syntax (a quote, a comma): scrub each string instead.
-        strings = _scrub_strings(decoded)
-        if strings == decoded:
-            return value
-        scrubbed = json.dumps(strings)
-    return encode_base64_json(scrubbed)
-
-
-def _shape(value: Any) -> Any:
-    """A JSON value with every scalar replaced by its type: equal shapes have the
-    same keys, lengths and types, whatever their strings say."""
-    if isinstance(value, dict):
-        return {key: _shape(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_shape(item) for item in value]
-    return type(value).__name__
-
-
-def _scrub_strings(value: Any) -> Any:
-    """A JSON value with the secrets in each of its strings (keys too) redacted."""
-    if isinstance(value, str):
-        return _SCRUB.scrub_text(value)[0]
-    if isinstance(value, list):
-        return [_scrub_strings(item) for item in value]
-    if isinstance(value, dict):
-        return {_scrub_strings(k): _scrub_strings(v) for k, v in value.items()}
-    return value
 
 
 def _graph_kind(graph: GraphStore) -> str:
@@ -270,8 +240,23 @@ def redact_findings(findings: Iterable[AuditFinding], *, home: str | Path) -> li
     home = Path(home).expanduser()
     results = []
     for path, locations in _by_store(findings).items():
-        if locations[0].engine == "sqlite":
-            results.append(_redact_sqlite(path, locations, home))
-        else:
-            results.append(_redact_graph(path, locations, home))
+        with write_gate(path, action="redact") as ticket:
+            if locations[0].engine == "sqlite":
+                results.append(_redact_sqlite(path, locations, home))
+                continue
+            result = _redact_graph(path, locations, home)
+            if result.changed:
+                # The engine leaves overwritten values in the file's pages: rewrite it,
+                # still under the lock (the redaction's own change is accepted first).
+                ticket.accept_changes()
+                try:
+                    result.compaction = compact_store(path, ticket=ticket)
+                except CompactionError as exc:
+                    result.not_compacted = exc.describe()
+            results.append(result)
     return results
+
+
+def delete_backup_command(backup: BackupRecord) -> str:
+    """The shell command that deletes a backup, whose rows still hold the old values."""
+    return f"rm -r -- {shlex.quote(str(backup.path))}"

@@ -15,6 +15,7 @@ __all__ = [
     "LADYBUG_INSTALL",
     "LADYBUG_PINNED",
     "LADYBUG_READS",
+    "LADYBUG_WRITES",
     "ladybug_release",
     "ladybug_storage_version",
 ]
@@ -26,6 +27,10 @@ LADYBUG_PINNED = "0.22.0"
 LADYBUG_INSTALL = "pip install 'memexplorer[ladybug]'"
 #: Storage versions the pinned ladybug opens (read-only without change).
 LADYBUG_READS = range(40, 50)
+#: The storage version the pinned ladybug writes, and the only one whose
+#: write-ahead log it replays (measured: 0.22.0 on a 0.17.1 writer's log says
+#: "Corrupted wal file. Read out invalid WAL record type.").
+LADYBUG_WRITES = 49
 
 #: Storage version → the ladybug releases checked that write it.
 _LADYBUG_WRITERS = {

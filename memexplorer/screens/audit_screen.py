@@ -262,12 +262,16 @@ class AuditScreen(Screen[None]):
             self.notify("Nothing needed redacting any more: nothing was changed")
             return
         self.undo = (backups, time.monotonic() + UNDO_SECONDS)
+        rewritten = counted(sum(r.compaction is not None for r in results), "graph store")
         self.notify(
-            f"Redacted {counted(changed, 'value')} in {counted(len(backups), 'store')}. "
-            "Press u to undo "
-            f"(backup {', '.join(b.path.name for b in backups)}).",
+            f"Redacted {counted(changed, 'value')} in {counted(len(backups), 'store')}; "
+            f"{rewritten} rewritten, old bytes removed. Press u to undo "
+            f"(backup {', '.join(b.path.name for b in backups)}, which keeps the old values "
+            "until deleted).",
             title="Redacted", timeout=UNDO_SECONDS,
         )  # fmt: skip
+        if kept := [f"{r.store} ({r.not_compacted})" for r in results if r.not_compacted]:
+            self.notify("Old values still in the bytes of " + "; ".join(kept), severity="warning")
 
     def action_undo(self) -> None:
         if self.running:

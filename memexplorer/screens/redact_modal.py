@@ -1,5 +1,9 @@
 """Ask before redacting: exactly which values change, and where their backup goes.
 
+The confirm names the stores it writes (the app browses them read-only; the
+redaction takes each store's write gate itself) and says that each graph store
+is rewritten afterwards, so the old values leave its bytes.
+
 Redaction replaces every secret in a flagged value, so the modal lists each value
 once (store, table, row key, column) with every kind the audit found in it, not
 only the selected finding's kind. Edge properties are listed but marked: the
@@ -65,7 +69,8 @@ class RedactModal(ModalScreen[bool]):
     HELP = (
         "The values the redaction will change, each once: the store, table, row key and "
         "column, and every kind of secret found in it (the whole value is scrubbed). The "
-        "rows are saved to a backup first; **u** on the audit screen, or the Backups "
+        "rows are saved to a backup first, and each graph store is then rewritten into a "
+        "fresh file so the old values leave its bytes; **u** on the audit screen, or the Backups "
         "screen (**b** on the stores screen), puts them back. **y** redacts, **escape** "
         "cancels and changes nothing."
     )
@@ -105,10 +110,17 @@ class RedactModal(ModalScreen[bool]):
         edges = len(self.changes) - len(values)
         kept = f" {edges} edge propert{'y is' if edges == 1 else 'ies are'} listed " \
             "but left as they are." if edges else ""  # fmt: skip
+        names = ", ".join(sorted({str(c.location.path) for c in values})) or "-"
+        graphs = any(c.location.engine != "sqlite" for c in values)
+        rewrite = (
+            " Each graph store is then rewritten into a fresh file, so the old values "
+            "leave its bytes; the backup keeps them until you delete it." if graphs else ""
+        )  # fmt: skip
         return (
             f"Replace every secret in {len(values):,} value(s) of {stores} store(s) with "
-            f"[REDACTED]? The rows are backed up first, under {' and '.join(homes) or '-'}."
-            f"{kept}"
+            f"[REDACTED]? This writes to {names}, though the app browses "
+            f"{'it' if stores == 1 else 'them'} read-only. The rows are backed up first, "
+            f"under {' and '.join(homes) or '-'}.{rewrite}{kept}"
         )
 
     def on_mount(self) -> None:

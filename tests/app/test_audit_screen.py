@@ -120,6 +120,10 @@ async def test_redact_preview_cancel_confirm_and_undo(kind, reference_stores):
         assert shown.row_count == 2
         backups = operator_home(reference_stores, store) / "backups"
         assert f"under {backups}." in modal.summary()
+        summary = " ".join(modal.summary().split())
+        assert f"This writes to {store}, though the app browses it read-only" in summary
+        rewrite = "rewritten into a fresh file, so the old values leave its bytes"
+        assert (rewrite in summary) == (store.suffix != ".db")  # graph stores only
         await pilot.press("escape")  # cancel: nothing changes
         await settle(pilot)
         assert app.screen is screen and _rows(store) == before

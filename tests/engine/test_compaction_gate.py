@@ -1,0 +1,78 @@
+"""Redaction and compaction go through the write gate: refused while another writer holds
+it or writes are disabled, the lock held through rewrite and swap, and no swap over a
+store that changed meanwhile."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from gate_helpers import gate_held_elsewhere
+from store_helpers import checksums
+
+import memexplorer.engine.compaction as compaction
+from memexplorer.cli import main
+from memexplorer.engine.audit import audit_store
+from memexplorer.engine.exceptions import StoreChangedError, WritesDisabledError
+from memexplorer.engine.redaction import redact_findings
+from memexplorer.engine.store_compaction import compact_store
+from memexplorer.engine.write_gate import READ_ONLY_ENV, gate_held
+
+OPS = "home/.amplihack/hierarchical_memory/ops-agent/kuzu_db"
+
+
+def test_another_writer_holding_the_gate_means_exit_3(reference_stores, tmp_path, capsys):
+    store = reference_stores / OPS
+    before = checksums(store.parent)
+    with gate_held_elsewhere(store, "clean"):
+        assert main(["compact", str(store)]) == 3
+        assert "Store is busy" in capsys.readouterr().err
+        args = ["audit", str(store), "--redact", "--yes", "--home", str(tmp_path)]
+        assert main(args) == 3
+        assert "Store is busy" in capsys.readouterr().err
+    assert checksums(store.parent) == before
+    assert not (tmp_path / "backups").exists()
+
+
+def test_writes_disabled_refuses_both(reference_stores, tmp_path, monkeypatch):
+    store = reference_stores / OPS
+    findings = audit_store(store)
+    before = checksums(store.parent)
+    monkeypatch.setenv(READ_ONLY_ENV, "1")
+    with pytest.raises(WritesDisabledError):
+        compact_store(store)
+    with pytest.raises(WritesDisabledError):
+        redact_findings(findings, home=tmp_path)
+    assert checksums(store.parent) == before
+
+
+def test_the_gate_is_held_through_the_swap(reference_stores, tmp_path, monkeypatch):
+    store = reference_stores / OPS
+    seen = []
+    real = compaction._swap
+
+    def swap(path, new):
+        seen.append(gate_held(path))
+        real(path, new)
+
+    monkeypatch.setattr(compaction, "_swap", swap)
+    [result] = redact_findings(audit_store(store), home=tmp_path)
+    assert result.compaction is not None and seen == [True]
+    assert not gate_held(store)
+
+
+def test_no_swap_over_a_store_that_changed_meanwhile(reference_stores, monkeypatch):
+    store = reference_stores / OPS
+    real = compaction._verify
+
+    def verify_then_the_agent_writes(path, new, expected, catalog):
+        real(path, new, expected, catalog)
+        stat = path.stat()
+        os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
+
+    monkeypatch.setattr(compaction, "_verify", verify_then_the_agent_writes)
+    before = store.read_bytes()
+    with pytest.raises(StoreChangedError):
+        compact_store(store)
+    assert store.read_bytes() == before  # the store, not the copy
+    assert [p.name for p in store.parent.iterdir()] == ["kuzu_db"]
