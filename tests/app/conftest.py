@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable
+import tempfile
+from collections.abc import Callable, Iterator
 from contextlib import suppress
 from pathlib import Path
 
@@ -12,8 +13,11 @@ from textual.pilot import Pilot
 from textual.worker import WorkerFailed, WorkerState
 
 SIZE = (120, 36)
-#: Snapshots show the opened path, so they open a copy at a path that never changes.
-SNAPSHOT_ROOT = Path("/tmp/memexplorer-snapshot-stores")
+#: Snapshots show the opened path. Each run opens its own copy, at a path exactly as
+#: long as this one (so nothing moves on screen), and the snapshot shows this one.
+SHOWN_STORES = "/tmp/memexplorer-snapshot-stores"
+#: Private paths of this run -> the fixed paths snapshots show in their place.
+_SHOWN: dict[str, str] = {}
 
 
 async def settle(pilot: Pilot) -> None:
@@ -47,23 +51,62 @@ def _listing(root: Path) -> dict[str, tuple[int, int]]:
     }
 
 
-@pytest.fixture(scope="session")
-def _snapshot_copy(_pristine_stores: Path) -> dict[str, tuple[int, int]]:
-    shutil.rmtree(SNAPSHOT_ROOT, ignore_errors=True)
-    shutil.copytree(_pristine_stores, SNAPSHOT_ROOT, symlinks=True)
-    return _listing(SNAPSHOT_ROOT)
+def private_root(shown: str) -> Iterator[Path]:
+    """A new folder for this run only, as long a path as ``shown``, which snapshots
+    show in its place; removed afterwards. Two runs on one machine never share it."""
+    base = "/tmp"
+    prefix = "memexplorer-snap-".ljust(len(shown) - len(base) - 1 - 8, "x")  # mkdtemp adds 8
+    root = Path(tempfile.mkdtemp(prefix=prefix, dir=base))
+    assert len(str(root)) == len(shown), (root, shown)
+    _SHOWN[str(root)] = shown
+    try:
+        yield root
+    finally:
+        del _SHOWN[str(root)]
+        shutil.rmtree(root, ignore_errors=True)
 
 
 @pytest.fixture
-def snapshot_home(_pristine_stores: Path, _snapshot_copy: dict[str, tuple[int, int]]) -> Path:
-    """The copy at the fixed path, as unpacked: copied again whenever an earlier test
-    left anything behind in it (a backup folder, a changed store), which would show."""
-    if _listing(SNAPSHOT_ROOT) != _snapshot_copy:
-        shutil.rmtree(SNAPSHOT_ROOT)
-        shutil.copytree(_pristine_stores, SNAPSHOT_ROOT, symlinks=True)
+def snap_compare(snap_compare, monkeypatch: pytest.MonkeyPatch):
+    """The plugin's snap_compare, with this run's private paths shown as the fixed ones."""
+    import textual._doc
+
+    take = textual._doc.take_svg_screenshot
+
+    def shown(*args, **kwargs) -> str:
+        svg = take(*args, **kwargs)
+        for private, fixed in _SHOWN.items():
+            svg = svg.replace(private, fixed)
+        return svg
+
+    monkeypatch.setattr(textual._doc, "take_svg_screenshot", shown)
+    return snap_compare
+
+
+@pytest.fixture(scope="session")
+def snapshot_root() -> Iterator[Path]:
+    """This run's folder for the snapshot copy of the reference stores."""
+    yield from private_root(SHOWN_STORES)
+
+
+@pytest.fixture(scope="session")
+def _snapshot_copy(_pristine_stores: Path, snapshot_root: Path) -> dict[str, tuple[int, int]]:
+    shutil.copytree(_pristine_stores, snapshot_root, symlinks=True, dirs_exist_ok=True)
+    return _listing(snapshot_root)
+
+
+@pytest.fixture
+def snapshot_home(
+    _pristine_stores: Path, snapshot_root: Path, _snapshot_copy: dict[str, tuple[int, int]]
+) -> Path:
+    """The run's copy, as unpacked: copied again whenever an earlier test left
+    anything behind in it (a backup folder, a changed store), which would show."""
+    if _listing(snapshot_root) != _snapshot_copy:
+        shutil.rmtree(snapshot_root)
+        shutil.copytree(_pristine_stores, snapshot_root, symlinks=True)
         _snapshot_copy.clear()
-        _snapshot_copy.update(_listing(SNAPSHOT_ROOT))
-    return SNAPSHOT_ROOT / "home" / ".amplihack"
+        _snapshot_copy.update(_listing(snapshot_root))
+    return snapshot_root / "home" / ".amplihack"
 
 
 def keys(*names: str) -> Callable[[Pilot], object]:
