@@ -82,13 +82,24 @@ async def test_c_follows_the_tree_cursor_or_the_open_table(home):
         assert isinstance(app.screen, ChainScreen) and app.screen.agent == "support-bot"
 
 
+def _warnings(app) -> list[tuple[str, str]]:
+    """(title, message) of every warning shown so far, then forgotten."""
+    shown = [(n.title, n.message) for n in app._notifications if n.severity == "warning"]
+    app.clear_notifications()
+    return shown
+
+
 async def test_c_where_there_are_no_chains_warns(home):
     app = create_app(home)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
+        app.clear_notifications()
         await pilot.press(*["down"] * 7, "c")  # the experience store (sqlite)
         await settle(pilot)
         assert isinstance(app.screen, MainScreen)
+        assert _warnings(app) == [
+            ("No chains here", "experiences.db is a experience store: no temporal chains")
+        ]
         app.open_node(
             NodeRef(_ops_store(home), "EpisodicMemory", "f5057fee-4c3e-4459-82dd-21250b729601")
         )
@@ -96,6 +107,7 @@ async def test_c_where_there_are_no_chains_warns(home):
         await pilot.press("c")  # an episode, not a fact
         await settle(pilot)
         assert isinstance(app.screen, NodeDetailScreen)
+        assert _warnings(app) == [("", "Only facts (SemanticMemory nodes) have chains")]
 
 
 async def test_every_key_of_the_chain_screen(home):
