@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.worker import WorkerFailed, WorkerState
+from textual.worker import Worker, WorkerFailed, WorkerState
+from textual.worker_manager import WorkerManager
 
 SIZE = (120, 36)
 #: Snapshots show the opened path. Each run opens its own copy, at a path exactly as
@@ -20,18 +21,51 @@ SHOWN_STORES = "/tmp/memexplorer-snapshot-stores"
 _SHOWN: dict[str, str] = {}
 
 
-async def settle(pilot: Pilot) -> None:
+#: Workers that ended in an error during the running test (see _record_failed_workers).
+_FAILED: list[Worker] = []
+
+
+@pytest.fixture(autouse=True)
+def _record_failed_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keep every worker that fails: the manager forgets finished workers at once,
+    so a failure between two looks would otherwise go unseen."""
+    forget = WorkerManager._remove_worker
+
+    def remember_failures(manager: WorkerManager, worker: Worker) -> None:
+        if worker.state == WorkerState.ERROR:
+            _FAILED.append(worker)
+        forget(manager, worker)
+
+    _FAILED.clear()
+    monkeypatch.setattr(WorkerManager, "_remove_worker", remember_failures)
+
+
+def _check_failures(expected: tuple[type[BaseException], ...]) -> None:
+    unexpected = [w for w in _FAILED if not isinstance(w.error, expected)]
+    _FAILED.clear()
+    if unexpected:
+        worker = unexpected[0]
+        raise AssertionError(
+            f"worker {worker.name!r} failed with {worker.error!r}; a test that means "
+            "the app to meet this error passes settle(pilot, failures=(ItsType,))"
+        ) from worker.error
+
+
+async def settle(pilot: Pilot, failures: tuple[type[BaseException], ...] = ()) -> None:
     """Let every worker finish and the screen catch up (never sleep).
 
     Repeats until a round starts no new worker: a handler of one worker's answer
     may start the next (the tree lists stores, then summarises each), and a fixed
-    number of rounds left slow machines one stage behind.
+    number of rounds left slow machines one stage behind. A worker that failed
+    fails the test, unless its error is one of ``failures``, which the test
+    expects the app to report (and checks that it does).
     """
     for _ in range(20):
         await pilot.pause()
-        with suppress(WorkerFailed):  # the app reports it; tests assert on that
+        with suppress(WorkerFailed):  # recorded by _record_failed_workers, checked below
             await pilot.app.workers.wait_for_complete()
         await pilot.pause()
+        _check_failures(failures)
         if not any(worker.is_running or worker.state == WorkerState.PENDING
                    for worker in pilot.app.workers):  # fmt: skip
             return
@@ -109,13 +143,13 @@ def snapshot_home(
     return snapshot_root / "home" / ".amplihack"
 
 
-def keys(*names: str) -> Callable[[Pilot], object]:
-    """A run_before for snapshots: press keys, settling after each."""
+def keys(*names: str, failures: tuple[type[BaseException], ...] = ()) -> Callable[[Pilot], object]:
+    """A run_before for snapshots: press keys, settling after each (see settle)."""
 
     async def run(pilot: Pilot) -> None:
-        await settle(pilot)
+        await settle(pilot, failures)
         for name in names:
             await pilot.press(name)
-            await settle(pilot)
+            await settle(pilot, failures)
 
     return run

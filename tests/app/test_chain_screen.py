@@ -9,6 +9,7 @@ from conftest import SIZE, settle
 from textual.widgets import DataTable
 
 from memexplorer.app import create_app
+from memexplorer.engine.exceptions import InvalidInputError
 from memexplorer.engine.hierarchical_memory import HierarchicalMemory
 from memexplorer.screens.chain_screen import ChainScreen
 from memexplorer.screens.error_modal import ErrorModal
@@ -226,6 +227,6 @@ async def test_a_store_without_chains_fails_in_the_error_modal(home):
         await settle(pilot)
         sqlite = home / "memory" / "ops-agent" / "experiences.db"
         app.push_screen(ChainScreen(sqlite, "ops-agent"))
-        await settle(pilot)
+        await settle(pilot, failures=(InvalidInputError,))
         assert isinstance(app.screen, ErrorModal)
         assert "This store has no temporal chains" in app.screen.message
