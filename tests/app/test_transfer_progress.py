@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from pathlib import Path
 
 from conftest import SIZE, settle
@@ -50,7 +51,9 @@ class Gate:
         monkeypatch.setattr(module, name, gated)
 
     async def wait_reached(self, pilot) -> None:
+        deadline = time.monotonic() + 60
         while not self.reached.is_set():
+            assert time.monotonic() < deadline, "the task never reached the gate"
             await pilot.pause(0.01)
 
     def release(self) -> None:
