@@ -128,11 +128,21 @@ def test_ladybug_db_files_are_found_by_name_and_by_header(ladybug_stores, tmp_pa
     assert resolve_hierarchical_path(empty, new_name="ladybug_db") == empty / "ladybug_db"
 
 
-def test_query_finds_a_ladybug_agent_by_name(ladybug_stores, capsys):
+def test_query_finds_a_ladybug_agent_by_name(ladybug_stores, capsys, expected_retrieval):
+    """Found by name in a LadybugDB home, each reference query returns the facts the
+    reference library retrieved (the store replays the Kuzu-era one with its ids)."""
     home = ladybug_stores / LB_HOME
     before = checksums(home)
-    assert main(["query", "research-agent", "replication", "--home", str(home), "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)
+    for case in expected_retrieval["agents"]["research-agent"]:
+        command = ["query", "research-agent", case["query"], "--home", str(home), "--json"]
+        assert main(command) == 0
+        answer = json.loads(capsys.readouterr().out)
+        assert answer["agent"] == "research-agent"
+        assert answer["store"] == str(home / "hierarchical_memory/research-agent/ladybug_db")
+        found = {node["node_id"] for node in answer["nodes"]}
+        assert set(case["node_ids"]) <= found, case["query"]
+        edges = {(e["source_id"], e["target_id"], e["relationship"]) for e in answer["edges"]}
+        assert {tuple(edge) for edge in case["edges"]} <= edges, case["query"]
     assert checksums(home) == before
 
 

@@ -3,31 +3,69 @@
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable
+import tempfile
+from collections.abc import Callable, Iterator
 from contextlib import suppress
 from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.worker import WorkerFailed, WorkerState
+from textual.worker import Worker, WorkerFailed, WorkerState
+from textual.worker_manager import WorkerManager
 
 SIZE = (120, 36)
-#: Snapshots show the opened path, so they open a copy at a path that never changes.
-SNAPSHOT_ROOT = Path("/tmp/memexplorer-snapshot-stores")
+#: Snapshots show the opened path. Each run opens its own copy, at a path exactly as
+#: long as this one (so nothing moves on screen), and the snapshot shows this one.
+SHOWN_STORES = "/tmp/memexplorer-snapshot-stores"
+#: Private paths of this run -> the fixed paths snapshots show in their place.
+_SHOWN: dict[str, str] = {}
 
 
-async def settle(pilot: Pilot) -> None:
+#: Workers that ended in an error during the running test (see _record_failed_workers).
+_FAILED: list[Worker] = []
+
+
+@pytest.fixture(autouse=True)
+def _record_failed_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keep every worker that fails: the manager forgets finished workers at once,
+    so a failure between two looks would otherwise go unseen."""
+    forget = WorkerManager._remove_worker
+
+    def remember_failures(manager: WorkerManager, worker: Worker) -> None:
+        if worker.state == WorkerState.ERROR:
+            _FAILED.append(worker)
+        forget(manager, worker)
+
+    _FAILED.clear()
+    monkeypatch.setattr(WorkerManager, "_remove_worker", remember_failures)
+
+
+def _check_failures(expected: tuple[type[BaseException], ...]) -> None:
+    unexpected = [w for w in _FAILED if not isinstance(w.error, expected)]
+    _FAILED.clear()
+    if unexpected:
+        worker = unexpected[0]
+        raise AssertionError(
+            f"worker {worker.name!r} failed with {worker.error!r}; a test that means "
+            "the app to meet this error passes settle(pilot, failures=(ItsType,))"
+        ) from worker.error
+
+
+async def settle(pilot: Pilot, failures: tuple[type[BaseException], ...] = ()) -> None:
     """Let every worker finish and the screen catch up (never sleep).
 
     Repeats until a round starts no new worker: a handler of one worker's answer
     may start the next (the tree lists stores, then summarises each), and a fixed
-    number of rounds left slow machines one stage behind.
+    number of rounds left slow machines one stage behind. A worker that failed
+    fails the test, unless its error is one of ``failures``, which the test
+    expects the app to report (and checks that it does).
     """
     for _ in range(20):
         await pilot.pause()
-        with suppress(WorkerFailed):  # the app reports it; tests assert on that
+        with suppress(WorkerFailed):  # recorded by _record_failed_workers, checked below
             await pilot.app.workers.wait_for_complete()
         await pilot.pause()
+        _check_failures(failures)
         if not any(worker.is_running or worker.state == WorkerState.PENDING
                    for worker in pilot.app.workers):  # fmt: skip
             return
@@ -47,32 +85,71 @@ def _listing(root: Path) -> dict[str, tuple[int, int]]:
     }
 
 
-@pytest.fixture(scope="session")
-def _snapshot_copy(_pristine_stores: Path) -> dict[str, tuple[int, int]]:
-    shutil.rmtree(SNAPSHOT_ROOT, ignore_errors=True)
-    shutil.copytree(_pristine_stores, SNAPSHOT_ROOT, symlinks=True)
-    return _listing(SNAPSHOT_ROOT)
+def private_root(shown: str) -> Iterator[Path]:
+    """A new folder for this run only, as long a path as ``shown``, which snapshots
+    show in its place; removed afterwards. Two runs on one machine never share it."""
+    base = "/tmp"
+    prefix = "memexplorer-snap-".ljust(len(shown) - len(base) - 1 - 8, "x")  # mkdtemp adds 8
+    root = Path(tempfile.mkdtemp(prefix=prefix, dir=base))
+    assert len(str(root)) == len(shown), (root, shown)
+    _SHOWN[str(root)] = shown
+    try:
+        yield root
+    finally:
+        del _SHOWN[str(root)]
+        shutil.rmtree(root, ignore_errors=True)
 
 
 @pytest.fixture
-def snapshot_home(_pristine_stores: Path, _snapshot_copy: dict[str, tuple[int, int]]) -> Path:
-    """The copy at the fixed path, as unpacked: copied again whenever an earlier test
-    left anything behind in it (a backup folder, a changed store), which would show."""
-    if _listing(SNAPSHOT_ROOT) != _snapshot_copy:
-        shutil.rmtree(SNAPSHOT_ROOT)
-        shutil.copytree(_pristine_stores, SNAPSHOT_ROOT, symlinks=True)
+def snap_compare(snap_compare, monkeypatch: pytest.MonkeyPatch):
+    """The plugin's snap_compare, with this run's private paths shown as the fixed ones."""
+    import textual._doc
+
+    take = textual._doc.take_svg_screenshot
+
+    def shown(*args, **kwargs) -> str:
+        svg = take(*args, **kwargs)
+        for private, fixed in _SHOWN.items():
+            svg = svg.replace(private, fixed)
+        return svg
+
+    monkeypatch.setattr(textual._doc, "take_svg_screenshot", shown)
+    return snap_compare
+
+
+@pytest.fixture(scope="session")
+def snapshot_root() -> Iterator[Path]:
+    """This run's folder for the snapshot copy of the reference stores."""
+    yield from private_root(SHOWN_STORES)
+
+
+@pytest.fixture(scope="session")
+def _snapshot_copy(_pristine_stores: Path, snapshot_root: Path) -> dict[str, tuple[int, int]]:
+    shutil.copytree(_pristine_stores, snapshot_root, symlinks=True, dirs_exist_ok=True)
+    return _listing(snapshot_root)
+
+
+@pytest.fixture
+def snapshot_home(
+    _pristine_stores: Path, snapshot_root: Path, _snapshot_copy: dict[str, tuple[int, int]]
+) -> Path:
+    """The run's copy, as unpacked: copied again whenever an earlier test left
+    anything behind in it (a backup folder, a changed store), which would show."""
+    if _listing(snapshot_root) != _snapshot_copy:
+        shutil.rmtree(snapshot_root)
+        shutil.copytree(_pristine_stores, snapshot_root, symlinks=True)
         _snapshot_copy.clear()
-        _snapshot_copy.update(_listing(SNAPSHOT_ROOT))
-    return SNAPSHOT_ROOT / "home" / ".amplihack"
+        _snapshot_copy.update(_listing(snapshot_root))
+    return snapshot_root / "home" / ".amplihack"
 
 
-def keys(*names: str) -> Callable[[Pilot], object]:
-    """A run_before for snapshots: press keys, settling after each."""
+def keys(*names: str, failures: tuple[type[BaseException], ...] = ()) -> Callable[[Pilot], object]:
+    """A run_before for snapshots: press keys, settling after each (see settle)."""
 
     async def run(pilot: Pilot) -> None:
-        await settle(pilot)
+        await settle(pilot, failures)
         for name in names:
             await pilot.press(name)
-            await settle(pilot)
+            await settle(pilot, failures)
 
     return run

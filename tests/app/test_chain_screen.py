@@ -9,6 +9,7 @@ from conftest import SIZE, settle
 from textual.widgets import DataTable
 
 from memexplorer.app import create_app
+from memexplorer.engine.exceptions import InvalidInputError
 from memexplorer.engine.hierarchical_memory import HierarchicalMemory
 from memexplorer.screens.chain_screen import ChainScreen
 from memexplorer.screens.error_modal import ErrorModal
@@ -82,13 +83,24 @@ async def test_c_follows_the_tree_cursor_or_the_open_table(home):
         assert isinstance(app.screen, ChainScreen) and app.screen.agent == "support-bot"
 
 
+def _warnings(app) -> list[tuple[str, str]]:
+    """(title, message) of every warning shown so far, then forgotten."""
+    shown = [(n.title, n.message) for n in app._notifications if n.severity == "warning"]
+    app.clear_notifications()
+    return shown
+
+
 async def test_c_where_there_are_no_chains_warns(home):
     app = create_app(home)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
+        app.clear_notifications()
         await pilot.press(*["down"] * 7, "c")  # the experience store (sqlite)
         await settle(pilot)
         assert isinstance(app.screen, MainScreen)
+        assert _warnings(app) == [
+            ("No chains here", "experiences.db is a experience store: no temporal chains")
+        ]
         app.open_node(
             NodeRef(_ops_store(home), "EpisodicMemory", "f5057fee-4c3e-4459-82dd-21250b729601")
         )
@@ -96,6 +108,7 @@ async def test_c_where_there_are_no_chains_warns(home):
         await pilot.press("c")  # an episode, not a fact
         await settle(pilot)
         assert isinstance(app.screen, NodeDetailScreen)
+        assert _warnings(app) == [("", "Only facts (SemanticMemory nodes) have chains")]
 
 
 async def test_every_key_of_the_chain_screen(home):
@@ -214,6 +227,6 @@ async def test_a_store_without_chains_fails_in_the_error_modal(home):
         await settle(pilot)
         sqlite = home / "memory" / "ops-agent" / "experiences.db"
         app.push_screen(ChainScreen(sqlite, "ops-agent"))
-        await settle(pilot)
+        await settle(pilot, failures=(InvalidInputError,))
         assert isinstance(app.screen, ErrorModal)
         assert "This store has no temporal chains" in app.screen.message

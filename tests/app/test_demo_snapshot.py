@@ -6,29 +6,24 @@ carry ids and timestamps that change.
 
 from __future__ import annotations
 
-import fcntl
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import SIZE, keys
+from conftest import SIZE, keys, private_root
 
 from memexplorer.app import create_app
 from memexplorer.engine.demo import write_demo_home
 
-#: The snapshot shows the opened path, so the demo is built at a path that never changes.
-DEMO_ROOT = Path("/tmp/memexplorer-snapshot-demo")
-#: Test runs on one machine share that path: each holds this lock while it uses it.
-LOCK = Path("/tmp/memexplorer-snapshot-demo.lock")
+#: The snapshot shows the opened path: the demo is built in a folder of this run's
+#: own, and the snapshot shows this path in its place (see private_root).
+SHOWN_DEMO = "/tmp/memexplorer-snapshot-demo"
 
 
 @pytest.fixture(scope="module")
 def demo_home() -> Iterator[Path]:
-    with LOCK.open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        shutil.rmtree(DEMO_ROOT, ignore_errors=True)
-        yield write_demo_home(DEMO_ROOT / ".amplihack")
+    for root in private_root(SHOWN_DEMO):
+        yield write_demo_home(root / ".amplihack")
 
 
 def test_main_screen_on_the_demo_home(snap_compare, demo_home):

@@ -11,6 +11,7 @@ from test_snapshots import OPEN_FACTS
 
 from memexplorer.app import create_app
 from memexplorer.app_commands import commands_for
+from memexplorer.engine.exceptions import InvalidInputError
 from memexplorer.screens.graph_screen import GraphScreen
 from memexplorer.screens.help_screen import HelpScreen
 from memexplorer.screens.node_detail_screen import NodeDetailScreen, NodeRef
@@ -163,5 +164,5 @@ async def test_a_sqlite_row_reports_an_error(home):
         await settle(pilot)
         experience = next(home.rglob("experiences.db")).resolve()
         app.push_screen(GraphScreen(NodeRef(experience, "experiences", "x")))
-        await settle(pilot)
+        await settle(pilot, failures=(InvalidInputError,))
         assert "no edges" in app.screen.message

@@ -4,6 +4,7 @@ calls on an interval) and R reopens it: new counts, the open table at its page."
 from __future__ import annotations
 
 import sqlite3
+import time
 from pathlib import Path
 
 import kuzu
@@ -11,7 +12,7 @@ from conftest import SIZE, settle
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from memexplorer.app import create_app
+from memexplorer.app import MemExplorerApp, create_app
 from memexplorer.widgets.node_table import NodeTable
 from memexplorer.widgets.stores_tree import AgentItem, StoreItem, StoresTree, TableItem
 
@@ -72,24 +73,44 @@ def _add_experiences(store: Path, count: int) -> None:
     writer.close()
 
 
-async def test_a_kuzu_store_written_by_an_agent_is_noticed_on_the_interval(home: Path):
+class IntervalChecks:
+    """Counts the checks the app's interval timer runs, so a test waits for checks
+    to have happened (with a deadline) instead of for a share of wall-clock time."""
+
+    def __init__(self, monkeypatch) -> None:
+        self.count = 0
+        check = MemExplorerApp.check_stores
+
+        def counted(app) -> None:
+            check(app)
+            self.count += 1
+
+        monkeypatch.setattr(MemExplorerApp, "check_stores", counted)
+
+    async def wait(self, pilot: Pilot, more: int) -> None:
+        target = self.count + more
+        deadline = time.monotonic() + 60
+        while self.count < target:
+            assert time.monotonic() < deadline, f"the interval ran {self.count} of {target} checks"
+            await pilot.pause(0.01)
+
+
+async def test_a_kuzu_store_written_by_an_agent_is_noticed_on_the_interval(home: Path, monkeypatch):
     store = home / "hierarchical_memory" / "ops-agent" / "kuzu_db"
+    checks = IntervalChecks(monkeypatch)
     app = create_app(home, watch_interval=0.05)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert store in app.store_watch.paths
-        await pilot.pause(0.2)  # a few quiet intervals: nothing to say
+        await checks.wait(pilot, 3)  # quiet checks: nothing to say
         assert app.changed_stores == []
         label = str(_store_node(app, store).children[0].label)
         assert label == "ops-agent  106 records"
         _add_semantic_fact(store)  # the app lists the store but does not hold it open
-        for _ in range(40):
-            await pilot.pause(0.05)
-            if app.changed_stores:
-                break
+        await checks.wait(pilot, 1)  # the first check after the write notices it
         assert app.changed_stores == [store]
         assert "ops-agent/kuzu_db changed on disk — R to reload" in _notices(app)
-        await pilot.pause(0.2)  # still changed, but said once
+        await checks.wait(pilot, 3)  # still changed, but said once
         assert _notices(app).count("ops-agent/kuzu_db changed on disk — R to reload") == 1
         await pilot.press("R")
         await settle(pilot)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from conftest import SIZE, SNAPSHOT_ROOT, keys, settle
+from conftest import SIZE, keys, settle
 
 from memexplorer.app import create_app
 from memexplorer.screens.backups_screen import BackupsScreen
@@ -36,9 +36,9 @@ def test_export_modal(snap_compare, snapshot_home):
     assert snap_compare(app, terminal_size=SIZE, run_before=run)
 
 
-def test_import_preview(snap_compare, snapshot_home):
+def test_import_preview(snap_compare, snapshot_home, snapshot_root):
     app = create_app(snapshot_home)
-    source = SNAPSHOT_ROOT / "exports" / "research-agent.export_to_json.json"
+    source = snapshot_root / "exports" / "research-agent.export_to_json.json"
 
     async def run(pilot):
         await settle(pilot)

@@ -434,7 +434,7 @@ async def test_an_unusable_history_ends_in_the_error_modal_and_queries_still_run
         tree = app.screen.query_one(StoresTree)
         tree.move_cursor(tree.root.children[0].children[0])
         await pilot.press("q")
-        await settle(pilot)
+        await settle(pilot, failures=(HistoryError,))
         assert isinstance(app.screen, ErrorModal)  # loading the history failed
         assert app.screen.error_title == "Query history unavailable"
         assert "Cannot read" in app.screen.message
@@ -443,7 +443,7 @@ async def test_an_unusable_history_ends_in_the_error_modal_and_queries_still_run
         screen = app.screen
         assert isinstance(screen, QueryScreen)
         await pilot.press(*"grafana", "enter")
-        await settle(pilot)
+        await settle(pilot, failures=(HistoryError,))
         assert isinstance(app.screen, ErrorModal)  # and saving it
         await pilot.press("escape")
         await settle(pilot)

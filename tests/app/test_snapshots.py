@@ -5,6 +5,7 @@ from __future__ import annotations
 from conftest import SIZE, keys
 
 from memexplorer.app import create_app
+from memexplorer.engine.exceptions import StoreNotFoundError
 
 # Expand ops-agent, choose SemanticMemory (its second table).
 OPEN_FACTS = ("down", "enter", "down", "down", "enter")
@@ -37,4 +38,4 @@ def test_help_screen(snap_compare, snapshot_home):
 def test_error_modal(snap_compare, snapshot_home):
     missing = snapshot_home.parent / "no-such-folder"
     app = create_app(missing)
-    assert snap_compare(app, terminal_size=SIZE, run_before=keys())
+    assert snap_compare(app, terminal_size=SIZE, run_before=keys(failures=(StoreNotFoundError,)))

@@ -12,6 +12,7 @@ from store_helpers import checksums
 from textual.widgets import DataTable, Input
 
 from memexplorer.app import create_app
+from memexplorer.engine.exceptions import ImportDataError
 from memexplorer.engine.transfer import export_agent_store
 from memexplorer.screens.export_modal import ExportModal
 from memexplorer.screens.import_modal import ImportModal
@@ -132,7 +133,7 @@ async def test_import_of_a_bad_file_goes_to_the_error_modal(home, tmp_path):
         await settle(pilot)
         await _set(pilot, app, "#source", str(bad))
         await pilot.press("enter")
-        await settle(pilot)
+        await settle(pilot, failures=(ImportDataError,))
         assert type(app.screen).__name__ == "ErrorModal"
         await pilot.press("escape")
         await settle(pilot)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from pathlib import Path
 
 from conftest import SIZE, settle
@@ -16,7 +17,7 @@ from store_helpers import checksums
 from textual.widgets import Input
 
 from memexplorer.app import create_app
-from memexplorer.engine.progress import TaskControl
+from memexplorer.engine.progress import OperationCancelled, TaskControl
 from memexplorer.engine.transfer import export_agent_store
 from memexplorer.screens import export_modal, import_modal
 from memexplorer.screens.error_modal import ErrorModal
@@ -50,7 +51,9 @@ class Gate:
         monkeypatch.setattr(module, name, gated)
 
     async def wait_reached(self, pilot) -> None:
+        deadline = time.monotonic() + 60
         while not self.reached.is_set():
+            assert time.monotonic() < deadline, "the task never reached the gate"
             await pilot.pause(0.01)
 
     def release(self) -> None:
@@ -81,7 +84,7 @@ async def test_escape_cancels_a_running_export(home, tmp_path, monkeypatch):
         await pilot.press("escape")  # cancels; does not close
         assert app.screen is modal and modal.control.cancelled
         gate.release()
-        await settle(pilot)
+        await settle(pilot, failures=(OperationCancelled,))
         assert app.screen is modal and not modal.running
         assert "Cancelled: nothing was written" in str(progress.query_one("#stage").render())
         assert not isinstance(app.screen, ErrorModal)
@@ -143,7 +146,7 @@ async def test_escape_cancels_a_running_import(home, tmp_path, monkeypatch):
         assert modal.query_one(TaskProgress).has_class("-running")
         await pilot.press("escape")
         gate.release()
-        await settle(pilot)
+        await settle(pilot, failures=(OperationCancelled,))
         assert app.screen is modal and not modal.running
         stage = str(modal.query_one(TaskProgress).query_one("#stage").render())
         assert "Cancelled: nothing was imported" in stage

@@ -31,10 +31,10 @@ def _rows(store: Path) -> list[list[object]]:
         return graph.rows(ROWS)
 
 
-async def _press(pilot, *names: str) -> None:
+async def _press(pilot, *names: str, failures: tuple[type[BaseException], ...] = ()) -> None:
     for name in names:
         await pilot.press(name)
-        await settle(pilot)
+        await settle(pilot, failures)
 
 
 async def test_switch_asks_first_then_writes_and_back(home):
@@ -70,7 +70,7 @@ async def test_switch_refused_while_another_process_holds_the_store(home):
         await settle(pilot)
         main = app.screen
         with held_by_another_process(store, "ro"):
-            await _press(pilot, "w", "y")
+            await _press(pilot, "w", "y", failures=(StoreLockedError,))
             assert isinstance(app.screen, ErrorModal)
             assert app.screen.error_title == StoreLockedError.title
             assert "Another process holds this store" in app.screen.message
