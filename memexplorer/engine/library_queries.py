@@ -47,8 +47,8 @@ HOP_QUERY = """
                            r.metadata
                 """
 
+#: The second branch of the library's hop query (it joins the two with UNION ALL).
 TWO_HOP_QUERY = """
-                    UNION ALL
                     MATCH (a:SemanticMemory {memory_id: $sid})-[:SIMILAR_TO]->()-[r2:SIMILAR_TO]->(c:SemanticMemory)
                     WHERE c.agent_id = $agent_id AND c.memory_id <> $sid
                     RETURN c.memory_id, c.concept, c.content, c.confidence,

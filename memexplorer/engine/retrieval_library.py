@@ -38,6 +38,7 @@ from .library_queries import (
     SUPERSEDED_QUERY,
     TWO_HOP_QUERY,
 )
+from .scan_threads import one_scan_thread
 
 __all__ = ["LibraryRetriever", "LibraryTrace", "library_entity_candidates"]
 
@@ -78,10 +79,10 @@ def _decode(raw: Any, fallback: Any, ladybug: bool) -> Any:
             raise _DecodeFailed from exc
     try:
         return json.loads(base64.b64decode(raw).decode())
-    except Exception:  # noqa: BLE001 - the library falls back on any failure
+    except Exception:
         try:
             return json.loads(raw)
-        except Exception:  # noqa: BLE001
+        except Exception:
             return fallback
 
 
@@ -101,6 +102,8 @@ class LibraryTrace:
     #: Seeds whose SIMILAR_TO neighbours were read before max_nodes stopped it.
     expanded_seeds: list[str] = field(default_factory=list)
     expanded: list[str] = field(default_factory=list)
+    #: The seed and edge weight each expanded node was reached from.
+    reached_from: dict[str, tuple[str, Any]] = field(default_factory=dict)
     ranked: list[str] = field(default_factory=list)
     kept: list[str] = field(default_factory=list)
 
@@ -162,17 +165,32 @@ class LibraryRetriever:
             nodes.extend(self._window(ENTITY_QUERY, params, seen))
         return nodes[:limit]
 
+    def _hop_rows(self, seed_id: str, max_depth: int) -> list[list[Any]]:
+        """The library's one-hop UNION ALL two-hop rows for a seed.
+
+        The database appends a UNION ALL's two branches in whichever order its
+        threads finish them, so the library's own edge order changes now and
+        then between runs. The branches are asked one after the other here,
+        which is the order the library gets in nearly every run: its answer,
+        made repeatable. A failing branch fails the whole query, as in the library.
+        """
+        params = {"sid": seed_id, "agent_id": self.agent_id}
+        one_hop = self._rows(HOP_QUERY, params)
+        if one_hop is None or max_depth < 2:
+            return one_hop or []
+        two_hop = self._rows(TWO_HOP_QUERY, params)
+        return [] if two_hop is None else one_hop + two_hop
+
     def _expand(
         self, seeds: list[KnowledgeNode], seen: set[str], max_depth: int, max_nodes: int
     ) -> tuple[list[KnowledgeNode], list[KnowledgeEdge]]:
         expanded: list[KnowledgeNode] = []
         edges: list[KnowledgeEdge] = []
-        cypher = HOP_QUERY + (TWO_HOP_QUERY if max_depth >= 2 else "")
         for seed in seeds:
             if len(seen) >= max_nodes:
                 break
             self.trace.expanded_seeds.append(seed.node_id)
-            rows = self._rows(cypher, {"sid": seed.node_id, "agent_id": self.agent_id}) or []
+            rows = self._hop_rows(seed.node_id, max_depth)
             for row in rows:
                 if row[0] not in seen and len(seen) < max_nodes:
                     seen.add(row[0])
@@ -180,6 +198,7 @@ class LibraryRetriever:
                         expanded.append(self._node(row, 5, 8, 6))
                     except _DecodeFailed:
                         break
+                    self.trace.reached_from[row[0]] = (seed.node_id, row[7])
                 try:
                     meta = _decode(row[9], {}, self.ladybug) if row[9] else {}
                 except _DecodeFailed:
@@ -222,9 +241,35 @@ class LibraryRetriever:
             node.metadata["supersede_reason"] = reason or ""
             node.confidence = max(0.1, node.confidence * 0.5)
 
+    def _annotate(self, nodes: list[KnowledgeNode]) -> None:
+        """``retrieved_because`` for the app and CLI (not part of the library's text)."""
+        trace = self.trace
+        entity_ids = set(trace.entity_ids)
+        for node in nodes:
+            reasons: list[dict[str, Any]] = []
+            if node.node_id in entity_ids:
+                names = ", ".join(dict.fromkeys(trace.entity_candidates))
+                reasons.append(
+                    {"kind": "entity", "entity": names, "query": trace.entity_candidates}
+                )
+            terms = [k for k, ids in trace.new_in_window.items() if node.node_id in ids]
+            if terms:
+                reasons.append({"kind": "keyword", "terms": terms})
+            if node.node_id in trace.reached_from:
+                seed, weight = trace.reached_from[node.node_id]
+                reasons.append({"kind": "similar_to", "from": seed, "weight": weight})
+            if node.metadata is None:
+                node.metadata = {}
+            if isinstance(node.metadata, dict):
+                node.metadata["retrieved_because"] = reasons
+
     def retrieve(self, query: str, max_depth: int = 2, max_nodes: int = 20) -> LibrarySubgraph:
         if not query or not query.strip():
             return LibrarySubgraph(query=query)
+        with one_scan_thread(self.graph):
+            return self._retrieve(query, max_depth, max_nodes)
+
+    def _retrieve(self, query: str, max_depth: int, max_nodes: int) -> LibrarySubgraph:
         trace = self.trace
         limit = max(max_nodes * 3, 60)
         words = query.lower().split()
@@ -256,4 +301,5 @@ class LibraryRetriever:
         trace.kept = [n.node_id for n in nodes]
         self._attach_provenance(nodes)
         self._mark_superseded(nodes)
+        self._annotate(nodes)
         return LibrarySubgraph(nodes=nodes, edges=edges, query=query)

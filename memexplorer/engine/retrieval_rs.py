@@ -15,6 +15,7 @@ and the edge's offset in their tables.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from .graph_store import GraphStore
@@ -22,7 +23,7 @@ from .hierarchical_schema import fact_columns, fact_from_row
 from .knowledge import KnowledgeEdge, KnowledgeNode, MemoryCategory
 from .library_context import LibrarySubgraph
 
-__all__ = ["RsRetriever", "rs_keywords"]
+__all__ = ["RsRetriever", "RsTrace", "rs_keywords"]
 
 #: str.isspace() characters Rust's char::is_whitespace does not split on.
 _NOT_RUST_WHITESPACE = "\x1c\x1d\x1e\x1f"
@@ -60,6 +61,20 @@ _NEIGHBOURS = f"""
 """
 
 
+@dataclass
+class RsTrace:
+    """What each step of the Rust retrieval did, for explaining a miss."""
+
+    keywords: list[str] = field(default_factory=list)
+    #: Each keyword's top max_nodes by confidence.
+    tops: dict[str, list[str]] = field(default_factory=dict)
+    seeds: list[str] = field(default_factory=list)
+    expanded_seeds: list[str] = field(default_factory=list)
+    expanded: list[str] = field(default_factory=list)
+    ranked: list[str] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)
+
+
 class RsRetriever:
     """Runs amplihack-rs's retrieve_subgraph for one agent on one open store."""
 
@@ -67,6 +82,7 @@ class RsRetriever:
         self.graph = graph
         self.agent_id = agent_id
         self.has_similar = "SIMILAR_TO" in rel_tables
+        self.trace = RsTrace()
 
     def keyword_search(self, keyword: str, limit: int) -> list[KnowledgeNode]:
         """The ``limit`` most confident semantic facts whose content or concept holds it."""
@@ -102,13 +118,17 @@ class RsRetriever:
         seen: set[str] = set()
         nodes: list[KnowledgeNode] = []
         edges: list[KnowledgeEdge] = []
-        for keyword in rs_keywords(query):
-            for node in self.keyword_search(keyword, max_nodes):
+        trace = self.trace
+        trace.keywords = rs_keywords(query)
+        for keyword in trace.keywords:
+            top = self.keyword_search(keyword, max_nodes)
+            trace.tops[keyword] = [n.node_id for n in top]
+            for node in top:
                 if node.node_id not in seen:
                     seen.add(node.node_id)
                     node.metadata["retrieved_because"] = [{"kind": "keyword", "terms": [keyword]}]
                     nodes.append(node)
-        to_expand = [n.node_id for n in nodes]
+        to_expand = trace.seeds = [n.node_id for n in nodes]
         for _ in range(max_depth):
             if len(seen) >= max_nodes:
                 break
@@ -116,14 +136,18 @@ class RsRetriever:
             for seed in to_expand:
                 if len(seen) >= max_nodes:
                     break
+                trace.expanded_seeds.append(seed)
                 for neighbour, weight in self.similar_to_expand(seed, min_similarity):
                     edges.append(KnowledgeEdge(seed, neighbour.node_id, "SIMILAR_TO", weight, {}))
                     if neighbour.node_id not in seen and len(seen) < max_nodes:
                         seen.add(neighbour.node_id)
                         next_seeds.append(neighbour.node_id)
+                        trace.expanded.append(neighbour.node_id)
                         reason = {"kind": "similar_to", "from": seed, "weight": weight}
                         neighbour.metadata["retrieved_because"] = [reason]
                         nodes.append(neighbour)
             to_expand = next_seeds
         nodes.sort(key=lambda n: -n.confidence)
+        trace.ranked = [n.node_id for n in nodes]
+        trace.kept = trace.ranked[:max_nodes]
         return LibrarySubgraph(nodes=nodes[:max_nodes], edges=edges, query=query)
