@@ -20,7 +20,7 @@ from typing import Any
 
 from .graph_store import GraphStore
 from .hierarchical_schema import fact_columns, fact_from_row
-from .knowledge import KnowledgeEdge, KnowledgeNode, MemoryCategory
+from .knowledge import KnowledgeEdge, KnowledgeNode
 from .library_context import LibrarySubgraph
 
 __all__ = ["RsRetriever", "RsTrace", "rs_keywords"]
@@ -85,20 +85,19 @@ class RsRetriever:
         self.trace = RsTrace()
 
     def keyword_search(self, keyword: str, limit: int) -> list[KnowledgeNode]:
-        """The ``limit`` most confident semantic facts whose content or concept holds it."""
+        """The ``limit`` most confident facts whose content or concept holds it.
+
+        The Rust code keeps nodes of category Semantic; every SemanticMemory row
+        is one (the category in a fact's metadata is the library's classifier
+        guess, which the Rust agent's own store does not have).
+        """
         lower = keyword.strip().lower()
         if not lower or limit <= 0:
             return []
-        found: list[KnowledgeNode] = []
-        fetch = limit * 4
-        while True:
-            rows = self.graph.rows(
-                _KEYWORD, {"agent": self.agent_id, "keyword": lower, "limit": fetch}, reuse=True
-            )
-            found = [n for n in map(fact_from_row, rows) if n.category == MemoryCategory.SEMANTIC]
-            if len(found) >= limit or len(rows) < fetch:
-                return found[:limit]
-            fetch *= 8
+        rows = self.graph.rows(
+            _KEYWORD, {"agent": self.agent_id, "keyword": lower, "limit": limit}, reuse=True
+        )
+        return [fact_from_row(row) for row in rows]
 
     def similar_to_expand(self, node_id: str, min_similarity: float) -> list[tuple[Any, float]]:
         if not self.has_similar:
