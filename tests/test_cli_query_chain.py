@@ -22,13 +22,30 @@ BILL = [
 ]
 
 
+def test_query_json_is_the_library_profiles_answer(reference_stores, expected_retrieval, capsys):
+    home = reference_stores / "home" / ".amplihack"
+    assert main(["query", "ops-agent", "checkout-api replicas", "--home", str(home), "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["profile"] == "library"
+    reference = expected_retrieval["agents"]["ops-agent"][0]
+    assert [n["node_id"] for n in payload["nodes"]] == reference["node_ids"]
+    with HierarchicalMemory("ops-agent", reference_stores / OPS_FOLDER, mode="read") as memory:
+        expected = memory.retrieve_subgraph("checkout-api replicas")
+    # the two-hop UNION ALL's row order is the database's, so only the edge set is fixed
+    edges = sorted((e["source_id"], e["target_id"]) for e in payload["edges"])
+    assert edges == sorted((e.source_id, e.target_id) for e in expected.edges)
+    assert payload["context"].startswith("Knowledge graph context for: checkout-api replicas\n")
+    assert "missed" not in payload
+
+
 def test_query_json_matches_the_engine_and_gives_reasons(reference_stores, capsys):
     home = reference_stores / "home" / ".amplihack"
     before = checksums(reference_stores / "home")
-    assert main(["query", "ops-agent", "checkout-api replicas", "--home", str(home), "--json"]) == 0
+    args = ["query", "ops-agent", "checkout-api replicas", "--home", str(home), "--json"]
+    assert main([*args, "--profile", "ranked"]) == 0
     payload = json.loads(capsys.readouterr().out)
     with HierarchicalMemory("ops-agent", reference_stores / OPS_FOLDER, mode="read") as memory:
-        expected = memory.retrieve_subgraph("checkout-api replicas")
+        expected = memory.retrieve_subgraph("checkout-api replicas", profile="ranked")
     assert [n["node_id"] for n in payload["nodes"]] == [n.node_id for n in expected.nodes]
     assert len(payload["edges"]) == len(expected.edges) > 0
     assert all(node["retrieved_because"] for node in payload["nodes"])
@@ -40,9 +57,11 @@ def test_query_json_matches_the_engine_and_gives_reasons(reference_stores, capsy
 
 def test_query_plain_output_and_max_nodes(reference_stores, capsys):
     store = reference_stores / OPS_FOLDER / "kuzu_db"
-    assert main(["query", "ops-agent", "aws bill", "--store", str(store), "--max-nodes", "3"]) == 0
+    args = ["query", "ops-agent", "aws bill", "--store", str(store), "--max-nodes", "3"]
+    assert main([*args, "--profile", "ranked"]) == 0
     out = capsys.readouterr().out
-    assert "3 node(s)" in out.splitlines()[0]
+    assert out.splitlines()[0] == "profile: ranked"
+    assert "3 node(s)" in out.splitlines()[1]
     assert "why: keyword match: aws, bill" in out
     assert "chain 3/3, current" in out and BILL[-1] in out  # positions among the nodes shown
 
@@ -55,7 +74,10 @@ def test_query_plain_output_and_max_nodes(reference_stores, capsys):
         (["query", "ops-agent", "x", "--store", "cognitive_db"], "not a HierarchicalMemory"),
         (["query", "ops-agent", "x", "--store", "nowhere"], "No such store"),
         (["query", "bad/agent", "x"], "Invalid agent name"),
-        (["query", "ops-agent", "  ", "--store", "home"], "query text is empty"),
+        (
+            ["query", "ops-agent", "x", "--store", "home", "--profile", "python"],
+            "Unknown retrieval profile",
+        ),
         (["query", "ops-agent", "x", "--store", "home", "--max-nodes", "0"], "--max-nodes"),
         (["chain", "ops-agent", "--store", "home"], "exactly one"),
         (["chain", "ops-agent", BILL[0], "--entity", "aws", "--store", "home"], "exactly one"),
@@ -71,6 +93,35 @@ def test_bad_input_exits_2(reference_stores, capsys, args, message):
         args += ["--home", str(reference_stores / "home" / ".amplihack")]
     assert main(args) == 2
     assert message in capsys.readouterr().err
+
+
+def test_explain_json_names_the_step_that_cut_each_missed_fact(reference_stores, capsys):
+    store = reference_stores / OPS_FOLDER
+    args = ["query", "ops-agent", "Who owns checkout-api?", "--store", str(store)]
+    assert main([*args, "--explain", "--json", "--max-nodes", "5"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["nodes"] == []  # "checkout-api?" keeps its question mark in the library
+    assert len(payload["missed"]) == 5
+    for missed in payload["missed"]:
+        assert missed["cut_by"] == "keywords"
+        assert "'checkout-api?' cannot match because of attached punctuation" in missed["reason"]
+        assert missed["steps"][0]["step"] == "keywords"
+
+
+@pytest.mark.parametrize("profile", ["library", "amplihack-rs", "ranked"])
+@pytest.mark.parametrize(
+    "text",
+    ["", "   ", "the of and", "?!.,", "MATCH (n) DETACH DELETE n", "' OR 1=1 --", 'a "b" \\ c',
+     "x" * 10000],
+)  # fmt: skip
+def test_bad_queries_give_the_profiles_answer_not_an_error(reference_stores, capsys, profile, text):
+    store = reference_stores / OPS_FOLDER
+    args = ["query", "ops-agent", text, "--store", str(store), "--profile", profile]
+    assert main([*args, "--json", "--explain"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["query"] == text and payload["profile"] == profile
+    if not text.strip():
+        assert payload["nodes"] == [] and payload["missed"] == []
 
 
 def test_locked_store_exits_3(reference_stores):

@@ -8,6 +8,8 @@ from typing import Any
 from memexplorer.engine.agent_memory import open_agent_memory
 from memexplorer.engine.exceptions import InvalidInputError
 from memexplorer.engine.knowledge import KnowledgeEdge, KnowledgeNode, KnowledgeSubgraph
+from memexplorer.engine.retrieval_explain import Explanation, explain_retrieval
+from memexplorer.engine.retrieval_profiles import DEFAULT_PROFILE, PROFILES, check_profile
 
 from .common import EXIT_OK, print_json
 
@@ -76,26 +78,61 @@ def _print_subgraph(agent: str, store: str, subgraph: KnowledgeSubgraph) -> None
             print(f"{line}  {extra}".rstrip())
 
 
+def print_missed(explanation: Explanation) -> None:
+    """The facts the profile left out, each with the step that cut it."""
+    missed = explanation.missed_as_dicts()
+    print()
+    print(f"missed ({len(missed)} fact(s) 'ranked' finds that {explanation.profile} left out):")
+    for item in missed:
+        print(f"  [{item['concept']}] {item['content']}")
+        print(f"   {item['node_id']} · cut by {item['cut_by']}: {item['reason']}")
+
+
 def run(args: argparse.Namespace) -> int:
     if args.max_nodes < 1:
         raise InvalidInputError(f"--max-nodes must be at least 1, not {args.max_nodes}")
-    if not args.text.strip():
-        raise InvalidInputError("The query text is empty", hint="Give words to search for.")
+    if args.max_depth < 0:
+        raise InvalidInputError(f"--max-depth must be 0 or more, not {args.max_depth}")
+    profile = check_profile(args.profile)
     with open_agent_memory(args.agent, args.store, args.home) as memory:
-        subgraph = memory.retrieve_subgraph(args.text, max_nodes=args.max_nodes)
+        explanation = (
+            explain_retrieval(
+                memory.graph,
+                memory.agent_name,
+                memory.rel_tables(),
+                args.text,
+                profile=profile,
+                max_depth=args.max_depth,
+                max_nodes=args.max_nodes,
+            )
+            if args.explain
+            else None
+        )
+        if explanation is not None:
+            subgraph = explanation.subgraph
+        else:
+            subgraph = memory.retrieve_subgraph(
+                args.text, max_depth=args.max_depth, max_nodes=args.max_nodes, profile=profile
+            )
         store = str(memory.db_path)
     if args.json:
-        print_json(
-            {
-                "agent": args.agent,
-                "store": store,
-                "query": args.text,
-                "nodes": [_node_dict(node) for node in subgraph.nodes],
-                "edges": [_edge_dict(edge) for edge in subgraph.edges],
-            }
-        )
+        payload: dict[str, Any] = {
+            "agent": args.agent,
+            "store": store,
+            "query": args.text,
+            "profile": profile,
+            "nodes": [_node_dict(node) for node in subgraph.nodes],
+            "edges": [_edge_dict(edge) for edge in subgraph.edges],
+            "context": subgraph.to_llm_context(),
+        }
+        if explanation is not None:
+            payload["missed"] = explanation.missed_as_dicts()
+        print_json(payload)
     else:
+        print(f"profile: {profile}")
         _print_subgraph(args.agent, store, subgraph)
+        if explanation is not None:
+            print_missed(explanation)
     return EXIT_OK
 
 
@@ -114,6 +151,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_store_arguments(parser)
     parser.add_argument(
         "--max-nodes", type=int, default=20, help="at most this many nodes (default 20)"
+    )
+    parser.add_argument(
+        "--max-depth", type=int, default=2, help="SIMILAR_TO hops to follow (default 2)"
+    )
+    parser.add_argument(
+        "--profile",
+        default=DEFAULT_PROFILE,
+        help=f"whose retrieval to run, one of {', '.join(PROFILES)}: library is "
+        "amplihack-memory-lib's (the default), ranked memexplorer's own",
+    )
+    parser.add_argument(
+        "--explain",
+        action="store_true",
+        help="also list the facts 'ranked' finds and the profile left out, "
+        "with the step that cut each",
     )
     parser.add_argument("--json", action="store_true", help="print JSON for scripts")
     parser.set_defaults(handler=run)

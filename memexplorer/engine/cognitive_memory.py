@@ -248,7 +248,7 @@ class CognitiveMemory(ShortTermMemory):
             "ProceduralMemory",
             f"""MATCH (p:ProceduralMemory) WHERE p.agent_id = $agent {match}
                 RETURN {returning("p", PROCEDURE_FIELDS)}
-                ORDER BY p.usage_count DESC, p.created_at, p.node_id LIMIT $limit""",
+                ORDER BY p.usage_count DESC, offset(id(p)) LIMIT $limit""",
             limit=max(int(limit), 0),
             **params,
         )
@@ -297,7 +297,7 @@ class CognitiveMemory(ShortTermMemory):
             f"""MATCH (p:ProspectiveMemory)
                 WHERE p.agent_id = $agent AND ($status IS NULL OR p.status = $status)
                 RETURN {returning("p", PROSPECTIVE_FIELDS)}
-                ORDER BY p.priority DESC, p.created_at, p.node_id LIMIT $limit""",
+                ORDER BY p.priority DESC, offset(id(p)) LIMIT $limit""",
             status=status,
             limit=max(int(limit), 0),
         )

@@ -33,7 +33,7 @@ from .knowledge import (
 )
 from .names import validate_agent_name
 from .progress import TaskControl
-from .retrieval import Retriever
+from .retrieval_profiles import DEFAULT_PROFILE, retrieve_with_profile
 from .similarity import compute_similarity
 from .stores import resolve_hierarchical_path
 from .temporal import Supersession, TemporalFact, TemporalIndex, temporal_index_of
@@ -336,16 +336,28 @@ class HierarchicalMemory:
         max_depth: int = 2,
         max_nodes: int = 20,
         similarity_threshold: float = 0.3,
+        profile: str = DEFAULT_PROFILE,
     ) -> KnowledgeSubgraph:
-        """Graph RAG retrieval (seed 003): see :mod:`memexplorer.engine.retrieval`.
+        """Graph RAG retrieval as the agent's library does it (``profile``: see
+        :mod:`memexplorer.engine.retrieval_profiles`).
 
-        ``max_depth`` 0 keeps only direct matches and their temporal context;
-        any positive value also follows SIMILAR_TO one hop, as the spec does.
+        ``library`` (the default) is amplihack-memory-lib's algorithm, node for
+        node and byte for byte in ``to_llm_context()``; ``amplihack-rs`` the
+        Rust agent's; ``ranked`` memexplorer's seed-003 ranking, where
+        ``max_depth`` 0 keeps only direct matches and their temporal context.
         """
-        if not isinstance(query, str) or not query.strip():
-            return KnowledgeSubgraph(query=query or "")
-        retriever = Retriever(self.graph, self.agent_name, self.rel_tables())
-        return retriever.retrieve(query, max_nodes, similarity_threshold, max_depth > 0)
+        if not isinstance(query, str):
+            return KnowledgeSubgraph(query="")
+        return retrieve_with_profile(
+            self.graph,
+            self.agent_name,
+            self.rel_tables(),
+            query,
+            profile=profile,
+            max_depth=max_depth,
+            max_nodes=max_nodes,
+            similarity_threshold=similarity_threshold,
+        )
 
     def _facts(
         self, where: str, params: dict[str, Any], order: str, limit: int

@@ -248,6 +248,20 @@ def test_procedures_recall_and_usage_count(memory):
     assert len(memory.recall_procedure("", limit=1)) == 1
 
 
+def test_procedures_of_equal_usage_come_back_in_insertion_order(memory):
+    """As the library's (ORDER BY usage_count DESC alone: ties in table order), even
+    when every one is written within the same second and the ids sort otherwise."""
+    written = [memory.store_procedure(f"proc-{n}", [f"step {n}"]) for n in range(12)]
+    assert sorted(written) != written  # the ids alone would sort them otherwise
+    assert [p.node_id for p in memory.list_procedures()] == written
+    assert [p.node_id for p in memory.recall_procedure("step")] == written[:5]
+
+
+def test_intentions_of_equal_priority_come_back_in_insertion_order(memory):
+    written = [memory.store_prospective(f"do {n}", "when", "act", priority=1) for n in range(8)]
+    assert [p.node_id for p in memory.list_prospective()] == written
+
+
 # -- prospective ------------------------------------------------------------------------
 def test_prospective_lifecycle_and_priority(memory):
     low = memory.store_prospective("Cert expiry", "certificate expiring", "renew cert")

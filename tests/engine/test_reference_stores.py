@@ -82,18 +82,15 @@ def test_library_statistics_match(reference_stores, manifest):
 
 
 @pytest.mark.parametrize("agent", ["ops-agent", "research-agent", "support-bot"])
-def test_retrieval_returns_every_reference_node(reference_stores, expected_retrieval, agent):
+def test_retrieval_is_the_libraries_exactly(reference_stores, expected_retrieval, agent):
+    """The default (library) profile: the reference's node ids in its order, its edges."""
     path = reference_stores / "home/.amplihack/hierarchical_memory" / agent
     with HierarchicalMemory(agent, path, mode="read") as memory:
         for query in expected_retrieval["agents"][agent]:
             subgraph = memory.retrieve_subgraph(query["query"])
-            got = {node.node_id for node in subgraph.nodes}
-            assert set(query["node_ids"]) <= got, query["query"]
-            assert len(subgraph.nodes) <= 20
+            assert [node.node_id for node in subgraph.nodes] == query["node_ids"], query["query"]
             edges = {(e.source_id, e.target_id, e.relationship) for e in subgraph.edges}
-            assert {tuple(e) for e in query["edges"]} <= edges
-            for node in subgraph.nodes:
-                assert node.metadata["retrieved_because"], node.node_id
+            assert sorted(edges) == sorted(tuple(e) for e in query["edges"]), query["query"]
 
 
 def test_export_matches_reference_export(reference_stores):
