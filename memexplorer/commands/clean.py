@@ -10,7 +10,7 @@ from memexplorer.engine.clean import CleanPreview, clean_store, clean_target, pr
 from memexplorer.engine.clean_selection import Selection
 from memexplorer.wording import counted
 
-from .common import EXIT_OK, EXIT_USAGE, print_json, progress, warn
+from .common import EXIT_OK, EXIT_USAGE, output_console, print_json, progress, warn
 from .confirm import ask
 
 DESCRIPTION = """\
@@ -46,10 +46,9 @@ examples:
 
 
 def _print_preview(preview: CleanPreview, reason: str) -> None:
-    from rich.console import Console
     from rich.table import Table
 
-    console = Console()
+    console = output_console()
     console.print(
         f"{preview.store}  ({preview.kind}, {preview.engine}{'; ' + reason if reason else ''})",
         highlight=False,
