@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,9 @@ from .stored_json import encode_base64_json, stored_json_text
 __all__ = ["RedactionResult", "redact_findings"]
 
 _SCRUB = CredentialScrubber()
+#: Whether the redaction under way takes low-confidence secrets too; a context
+#: variable so the scrubbing helpers deep in the row walk need no extra argument.
+_INCLUDE_LOW: ContextVar[bool] = ContextVar("include_low", default=True)
 
 
 @dataclass
@@ -108,9 +112,9 @@ def _scrubbed(value: str) -> str | None:
     taken out of it without breaking the JSON."""
     text = stored_json_text(value)
     if text is None:
-        scrubbed, changed = _SCRUB.scrub_text(value)
+        scrubbed, changed = _SCRUB.scrub_text(value, include_low=_INCLUDE_LOW.get())
         return scrubbed if changed else None
-    scrubbed, changed = _SCRUB.scrub_text(text)
+    scrubbed, changed = _SCRUB.scrub_text(text, include_low=_INCLUDE_LOW.get())
     if not changed:
         return None
     decoded = json.loads(text)
@@ -140,7 +144,7 @@ def _shape(value: Any) -> Any:
 def _scrub_strings(value: Any) -> Any:
     """A JSON value with the secrets in each of its strings (keys too) redacted."""
     if isinstance(value, str):
-        return _SCRUB.scrub_text(value)[0]
+        return _SCRUB.scrub_text(value, include_low=_INCLUDE_LOW.get())[0]
     if isinstance(value, list):
         return [_scrub_strings(item) for item in value]
     if isinstance(value, dict):
@@ -264,14 +268,22 @@ def _redact_sqlite_rows(
     rebuild_fts(connection, [table for table, _, _ in plans])
 
 
-def redact_findings(findings: Iterable[AuditFinding], *, home: str | Path) -> list[RedactionResult]:
+def redact_findings(
+    findings: Iterable[AuditFinding], *, home: str | Path, include_low: bool = True
+) -> list[RedactionResult]:
     """Replace every finding's secret with ``[REDACTED]``, store by store, each after
-    a backup under ``<home>/backups``; a store whose backup fails is not changed."""
+    a backup under ``<home>/backups``; a store whose backup fails is not changed.
+    Without ``include_low`` a value's low-confidence secrets (a keyword in prose)
+    stay as they are, even in a value that also holds a high-confidence one."""
     home = Path(home).expanduser()
     results = []
-    for path, locations in _by_store(findings).items():
-        if locations[0].engine == "sqlite":
-            results.append(_redact_sqlite(path, locations, home))
-        else:
-            results.append(_redact_graph(path, locations, home))
+    token = _INCLUDE_LOW.set(include_low)
+    try:
+        for path, locations in _by_store(findings).items():
+            if locations[0].engine == "sqlite":
+                results.append(_redact_sqlite(path, locations, home))
+            else:
+                results.append(_redact_graph(path, locations, home))
+    finally:
+        _INCLUDE_LOW.reset(token)
     return results
