@@ -28,7 +28,6 @@ from memexplorer.widgets.task_progress import TaskProgress
 from .error_modal import report_failed_worker
 from .import_preview import NODE_TABLES, ImportPreview, read_preview
 
-
 _NO_FILE = "Type a JSON export's path; enter previews it. Nothing is written until you import."
 
 
