@@ -13,9 +13,12 @@ def test_counts_agree_with_their_noun():
 
 
 def test_restores_name_what_came_back():
-    assert restored_summary(3, 0, "kuzu_db", False) == "Restored 3 rows into kuzu_db"
+    # A clean said "Deleted 1 row and 2 edges": its undo says the same, not "3 rows".
+    assert restored_summary(3, 0, "kuzu_db", False, edges=2) == (
+        "Restored 1 row and 2 edges into kuzu_db"
+    )
     assert restored_summary(1, 2, "kuzu_db", False) == (
-        "Restored 1 row into kuzu_db (2 rows already there)"
+        "Restored 1 row and 0 edges into kuzu_db (2 rows already there)"
     )
     assert restored_summary(0, 0, "kuzu_db", True).startswith("Put back the whole of kuzu_db")
 

@@ -24,7 +24,7 @@ from memexplorer.engine.clean_selection import Selection
 from memexplorer.engine.transfer import ExportResult, ImportResult
 from memexplorer.widgets.node_table import NodeTable, TableSource
 from memexplorer.widgets.stores_tree import AgentItem, StoreItem, StoresTree, TableItem
-from memexplorer.wording import restored_summary
+from memexplorer.wording import restored_summary, rows_and_edges
 
 from .backups_screen import BackupsScreen
 from .clean_modal import CleanModal
@@ -184,7 +184,7 @@ class OperatorActions(Screen[None]):
             return
         self._undo = (result.backup, time.monotonic() + UNDO_SECONDS)
         self.notify(
-            f"Deleted {removed.rows:,} rows and {removed.edge_count:,} edges. "
+            f"Deleted {rows_and_edges(removed.rows, removed.edge_count)}. "
             f"Press u to undo (backup {result.backup.path.name}).",
             title="Cleaned", timeout=UNDO_SECONDS,
         )  # fmt: skip
@@ -209,7 +209,7 @@ class OperatorActions(Screen[None]):
         result = message.result
         self.reload_after_write()
         summary = restored_summary(result.restored, result.already_there, result.store.name,
-                                   result.whole_store)  # fmt: skip
+                                   result.whole_store, result.edges)  # fmt: skip
         self.notify(summary, title="Undone")
 
     def action_backups(self) -> None:
