@@ -27,7 +27,16 @@ from memexplorer.engine.names import validate_agent_name
 from memexplorer.engine.redaction import RedactionResult, redact_findings
 from memexplorer.engine.security import HIGH
 
-from .common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, default_home, print_json, progress, warn
+from .common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    EXIT_USAGE,
+    default_home,
+    print_json,
+    progress,
+    undo_command,
+    warn,
+)
 from .confirm import ask
 
 _COLUMNS = ("agent", "table", "id", "column", "kind", "confidence", "preview")
@@ -60,7 +69,7 @@ def _print_redactions(results: list[RedactionResult]) -> None:
         print(f"redacted in {result.store}: {counts} value(s)")
         if result.backup is not None:
             print(f"  backup: {result.backup.path}")
-            print(f"  undo with: memexplorer restore {result.backup.path}")
+            print(f"  undo with: {undo_command(result.backup.path)}")
         for what in result.not_redacted:
             print(f"  not redacted: {what}")
 

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from memexplorer.engine.backend_choice import amplihack_home
 from memexplorer.engine.clean import CleanPreview, clean_store, clean_target, preview_clean
 from memexplorer.engine.clean_selection import Selection
+from memexplorer.engine.store_home import home_of_store
 from memexplorer.wording import counted
 
-from .common import EXIT_OK, EXIT_USAGE, output_console, print_json, progress, warn
+from .common import EXIT_OK, EXIT_USAGE, output_console, print_json, progress, undo_command, warn
 from .confirm import ask
 
 DESCRIPTION = """\
@@ -116,7 +118,8 @@ def run(args: argparse.Namespace) -> int:
         if not answer:
             print("nothing was changed", file=sys.stderr)
             return EXIT_OK
-    home = amplihack_home(args.home)
+    # The backup belongs to the store's own home, wherever the command was started.
+    home = amplihack_home(args.home) if args.home else home_of_store(Path(preview.store))
     with progress("Backing up and deleting"):
         result = clean_store(target, selection, home=home)
     if args.json:
@@ -128,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
             f"backup: {result.backup.path if result.backup else 'none (nothing matched)'}"
         )
         if result.backup:
-            print(f"undo with: memexplorer restore {result.backup.path}")
+            print(f"undo with: {undo_command(result.backup.path)}")
     return EXIT_OK
 
 

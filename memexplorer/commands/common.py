@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import sys
 import threading
 from collections.abc import Iterator
@@ -51,6 +52,12 @@ def output_console(*, wide: bool = False) -> Console:
     if wide or not sys.stdout.isatty():
         return _ResultConsole(width=int(os.environ.get("COLUMNS") or 0) or PIPED_WIDTH)
     return _ResultConsole()
+
+
+def undo_command(backup: Path) -> str:
+    """The command that restores ``backup``, as it works in a script: quoted, and
+    with --yes (without a terminal, restore refuses to ask)."""
+    return f"memexplorer restore {shlex.quote(str(backup))} --yes"
 
 
 def warn(message: str) -> None:

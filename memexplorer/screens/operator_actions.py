@@ -21,6 +21,7 @@ from memexplorer.engine.backups import BackupRecord, RestoreResult, restore_back
 from memexplorer.engine.catalog import StoreEntry
 from memexplorer.engine.clean import CleanResult, clean_target
 from memexplorer.engine.clean_selection import Selection
+from memexplorer.engine.store_home import HOME_MARKERS, home_of_store
 from memexplorer.engine.transfer import ExportResult, ImportResult
 from memexplorer.widgets.node_table import NodeTable, TableSource
 from memexplorer.widgets.stores_tree import AgentItem, StoreItem, StoresTree, TableItem
@@ -34,24 +35,16 @@ from .import_modal import ImportModal, import_summary
 
 #: How long the "Undo" of a clean is offered (the notification's lifetime), seconds.
 UNDO_SECONDS = 20.0
-_HOME_MARKERS = ("hierarchical_memory", "memory", "backups", "memory.db", "memory_graph.db")
 
 
 def operator_home(root: Path, store: Path | None) -> Path:
     """Where backups go: the app's root when it is an amplihack home, else the home
-    above the store (the folder holding ``hierarchical_memory`` or ``memory``)."""
+    above the store (as the CLI finds it: :func:`home_of_store`)."""
     if root.is_dir() and (root.name == ".amplihack" or any(
-        (root / name).exists() for name in _HOME_MARKERS
+        (root / name).exists() for name in HOME_MARKERS
     )):  # fmt: skip
         return root
-    if store is not None:
-        for parent in store.parents:
-            if parent.name in ("hierarchical_memory", "memory"):
-                return parent.parent
-            if parent.name == ".amplihack":
-                return parent
-        return store.parent
-    return root
+    return home_of_store(store) if store is not None else root
 
 
 @dataclass
