@@ -216,3 +216,22 @@ async def test_a_missing_import_file_says_so_as_the_cli_does(home, tmp_path):
         assert type(app.screen).__name__ == "ErrorModal"
         assert "No such file to import" in app.screen.message
         assert "bug" not in app.screen.message
+
+
+async def test_the_chosen_export_format_reads_without_colour(home):
+    from memexplorer.widgets.marked_radio import MarkedRadioButton
+
+    app = create_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("e")
+        await settle(pilot)
+        json_button, raw_button = app.screen.query(MarkedRadioButton)
+
+        def marks() -> tuple[str, str]:
+            return tuple(b.render().plain.lstrip("▐")[0] for b in (json_button, raw_button))
+
+        assert marks() == ("●", "○")
+        raw_button.value = True
+        await pilot.pause()
+        assert marks() == ("○", "●")
