@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -108,6 +109,9 @@ class StoresTree(Tree[TreeData]):
     class StoresLoaded(Message):
         tree: StoresTree
         entries: list[StoreEntry]
+        #: When the listing began (time.monotonic): changes noticed after it may
+        #: not be in what it read.
+        started: float = 0.0
 
     @dataclass
     class TablesLoaded(Message):
@@ -146,12 +150,12 @@ class StoresTree(Tree[TreeData]):
         self._loaded.clear()
         self.clear()
         self.root.add_leaf(Text("looking for stores…", style="dim italic"))
-        self.load_stores()
+        self.load_stores(time.monotonic())  # asked now: the worker may start later
 
     @work(thread=True, exclusive=True, group="stores", exit_on_error=False)
-    def load_stores(self) -> None:
+    def load_stores(self, started: float) -> None:
         entries = list_stores(self.root_path)
-        self.post_message(self.StoresLoaded(self, entries))
+        self.post_message(self.StoresLoaded(self, entries, started))
 
     def on_stores_tree_stores_loaded(self, message: StoresLoaded) -> None:
         self.entries = message.entries
