@@ -76,3 +76,15 @@ async def test_the_split_follows_the_window_and_moves_with_keys(home):
         for _ in range(20):
             await _press(pilot, ">")
         assert table.outer_size.width == 24
+
+
+async def test_at_80x24_the_table_shows_three_columns(home):
+    app = create_app(home)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await _press(pilot, "down", "enter", "down", "down", "enter")  # ops-agent facts
+        table = app.screen.table
+        assert table.page is not None and table.page.total == 84
+        header = table.query_one("#grid").render_line(0).text
+        names = [name for name in table.page.data.column_names if f" {name} " in f" {header} "]
+        assert len(names) >= 3, header
