@@ -7,6 +7,7 @@ failed worker ends in the error modal).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 
@@ -54,6 +55,7 @@ class MemExplorerApp(App[None]):
         self.store_watch = StoreWatch()
         #: Stores that changed on disk since they were loaded, in the order noticed.
         self.changed_stores: list[Path] = []
+        self._noticed: dict[Path, float] = {}
         self.config = config or Config()
         self.browsers = BrowserPool()
         self.memories = MemoryPool(self.browsers)
@@ -84,11 +86,17 @@ class MemExplorerApp(App[None]):
     def watch_listed_stores(self, message: StoresTree.StoresLoaded) -> None:
         """Watch what the tree lists; a fresh listing means every store was reopened."""
         self.store_watch.watch(entry.path for entry in message.entries)
-        self.changed_stores.clear()
+        # A change noticed while the listing ran may not be in what it read: R still
+        # offers it, so the notice and R agree.
+        self.changed_stores = [
+            path for path in self.changed_stores
+            if self._noticed.get(path, 0.0) >= message.started
+        ]  # fmt: skip
 
     def check_stores(self) -> None:
         """Offer a reload once per store that changed since it was loaded."""
         for path in self.store_watch.changed():
+            self._noticed[path] = time.monotonic()
             if path not in self.changed_stores:
                 self.changed_stores.append(path)
                 self.notify(

@@ -26,6 +26,9 @@ class AppCommand:
     palette: bool = True
     #: Before the focused widget's own keys (an editor would take ctrl+up itself).
     priority: bool = False
+    #: Place in the footer, lowest first, so the keys that matter most show even
+    #: when a narrow window cuts the footer short.
+    rank: int = 100
 
     def binding(self) -> Binding:
         return Binding(
@@ -46,12 +49,18 @@ COMMANDS: tuple[AppCommand, ...] = (
     AppCommand("quit", "ctrl+q", "app.quit", "Quit", "Leave memexplorer", "app"),
     AppCommand("reload_changed", "R", "app.reload_changed", "Reload changed",
                "Reopen the stores that changed on disk: new counts, the open table at "
-               "its page", "app", footer=False),
+               "its page", "app", rank=11),
     # The stores and the node table.
     AppCommand("reload", "ctrl+r", "screen.reload", "Reload",
                "Look for stores again and reload their counts", "main"),
     AppCommand("focus_tree", "t", "screen.focus_tree", "Stores",
                "Move to the stores and agents", "main", footer=False),
+    AppCommand("narrow_tree", "less_than_sign", "screen.resize_tree(-4)", "Narrower stores",
+               "Give the table more room: the stores pane 4 columns narrower", "main",
+               footer=False),
+    AppCommand("widen_tree", "greater_than_sign", "screen.resize_tree(4)", "Wider stores",
+               "Give the stores pane 4 more columns, for long store names", "main",
+               footer=False),
     AppCommand("focus_table", "r", "screen.focus_table", "Rows",
                "Move to the rows of the open table", "main", footer=False),
     AppCommand("filter", "slash", "screen.filter", "Filter",
@@ -76,15 +85,15 @@ COMMANDS: tuple[AppCommand, ...] = (
                "Stop a load that is running, or close the filter", "main", footer=False),
     AppCommand("query", "q", "screen.query", "Query",
                "Run retrieval for the agent under the cursor, or the open table's agent",
-               "main", footer=False),
+               "main", rank=1),
     AppCommand("graph_row", "m", "screen.graph_row", "Graph",
-               "Draw the neighbourhood of the row under the cursor", "main", footer=False),
+               "Draw the neighbourhood of the row under the cursor", "main", rank=3),
     AppCommand("chains", "c", "screen.chains", "Chains",
                "Temporal chains of the agent under the cursor, or of the open table's agent",
-               "main"),
+               "main", rank=2),
     AppCommand("clean_row", "delete", "screen.clean_row", "Clean",
                "Preview, then delete (after a backup) the node under the cursor; on a flat "
-               "store in the tree, its sessions by glob", "main", footer=False),
+               "store in the tree, its sessions by glob", "main", rank=5),
     AppCommand("clean_filter", "shift+delete", "screen.clean_filter", "Clean filtered",
                "Preview, then delete (after a backup) every row the filter shows", "main",
                footer=False),
@@ -92,16 +101,16 @@ COMMANDS: tuple[AppCommand, ...] = (
                "Restore what the last clean deleted, while its notification is up", "main",
                footer=False),
     AppCommand("backups", "b", "screen.backups", "Backups",
-               "The backups under the home: restore any of them", "main", footer=False),
+               "The backups under the home: restore any of them", "main", rank=6),
     AppCommand("export", "e", "screen.export", "Export",
                "Write the agent under the cursor to a file (JSON 1.1 or a raw store copy)",
-               "main", footer=False),
+               "main", rank=7),
     AppCommand("import", "i", "screen.import_file", "Import",
                "Preview a file's rows, then bring them into the agent under the cursor",
-               "main", footer=False),
-    AppCommand("audit", "a", "screen.audit", "Credential audit",
+               "main", rank=8),
+    AppCommand("audit", "a", "screen.audit", "Audit",
                "Find the credentials stored under the open folder; redact them after a "
-               "backup", "main", footer=False),
+               "backup", "main", rank=9),
     # The credential audit.
     AppCommand("audit_open", "enter,o", "screen.open_finding", "Open",
                "Open the node (or SQLite row) of the finding under the cursor", "audit"),
@@ -233,7 +242,7 @@ COMMANDS: tuple[AppCommand, ...] = (
     # The raw query console.
     AppCommand("console", "colon", "screen.console", "Console",
                "Run your own Cypher (or SQL) against the store under the cursor, read-only",
-               "main"),
+               "main", rank=4),
     AppCommand("console_run", "ctrl+r,f5", "screen.run", "Run", "Run the query", "console",
                priority=True),
     AppCommand("console_stop", "escape", "screen.stop", "Stop / close",
@@ -260,7 +269,7 @@ COMMANDS: tuple[AppCommand, ...] = (
     # Writing mode.
     AppCommand("writing", "w", "screen.toggle_writing", "Writing",
                "Switch the store under the cursor to writing (asks first), or back to "
-               "read-only", "main", footer=False),
+               "read-only", "main", rank=10),
     AppCommand("confirm_yes", "y", "screen.confirm", "Confirm", "Go ahead with the change",
                "confirm"),
     AppCommand("confirm_no", "escape", "screen.cancel", "Cancel",
@@ -273,4 +282,6 @@ def commands_for(scope: str) -> list[AppCommand]:
 
 
 def bindings_for(scope: str) -> list[Binding]:
-    return [command.binding() for command in commands_for(scope)]
+    """The scope's bindings in footer order (its most important keys first)."""
+    ranked = sorted(commands_for(scope), key=lambda command: command.rank)
+    return [command.binding() for command in ranked]

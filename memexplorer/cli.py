@@ -5,7 +5,8 @@ and turns the engine's errors into messages and exit codes. Results go to
 stdout, diagnostics to stderr. Exit codes: 0 ok, 1 the operation failed (writes
 disabled by MEMEXPLORER_READ_ONLY=1 among them), 2 bad usage or input, 3 the store
 is locked by another process (the database's own lock, or another memexplorer
-writer holding the store's write gate: the message names its PID).
+writer holding the store's write gate: the message names its PID), 141 the reader
+of stdout went away (``| head``), as for a program stopped by SIGPIPE.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Sequence
 
 from memexplorer import __version__
 from memexplorer.commands import register_all
-from memexplorer.commands.common import EXIT_FAILED, EXIT_LOCKED, EXIT_OK, EXIT_USAGE
+from memexplorer.commands.common import EXIT_FAILED, EXIT_LOCKED, EXIT_OK, EXIT_PIPE, EXIT_USAGE
 from memexplorer.engine.exceptions import (
     AgentNameError,
     ImportDataError,
@@ -30,7 +31,15 @@ from memexplorer.engine.exceptions import (
     UnsupportedEngineError,
 )
 
-__all__ = ["EXIT_FAILED", "EXIT_LOCKED", "EXIT_OK", "EXIT_USAGE", "build_parser", "main"]
+__all__ = [
+    "EXIT_FAILED",
+    "EXIT_LOCKED",
+    "EXIT_OK",
+    "EXIT_PIPE",
+    "EXIT_USAGE",
+    "build_parser",
+    "main",
+]
 
 #: Errors that mean the caller asked for something wrong (exit 2), not a failure.
 BAD_INPUT: tuple[type[MemoryError], ...] = (
@@ -90,6 +99,16 @@ def run_app(path: str | None) -> int:
     return EXIT_OK
 
 
+def _reader_went_away() -> int:
+    """``memexplorer ... | head``: the reader closed the pipe. End quietly with the
+    status a shell gives a program stopped by SIGPIPE, and point stdout at
+    /dev/null so the interpreter's final flush does not complain either."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return EXIT_PIPE
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -102,7 +121,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
     try:
-        return int(args.handler(args))
+        code = int(args.handler(args))
+        sys.stdout.flush()  # a closed pipe shows here, inside the handler below
+        return code
+    except BrokenPipeError:
+        return _reader_went_away()
     except (StoreLockedError, StoreBusyError) as exc:
         print(f"error: {exc.title}: {exc.describe()}", file=sys.stderr)
         return EXIT_LOCKED

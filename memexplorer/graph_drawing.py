@@ -77,24 +77,33 @@ class Drawing:
         return next((b for b in self.boxes if (row, column) in b.cells()), None)
 
     def step(self, index: int, direction: str) -> int:
-        """The box the selection moves to from ``index``: up/down within a column,
-        left to the parent, right to the nearest child, next/previous in order."""
+        """The box the selection moves to from ``index``: next/previous in order, or
+        the nearest box in the arrow's direction, wherever it hangs (from the centre,
+        down reaches the boxes below it in the next column). Left and right go to
+        the nearest column first, then the nearest row; up and down stay in the
+        column when they can, else the nearest column that has a box that way."""
         box = self.boxes[index]
         if direction in ("next", "previous"):
             return (index + (1 if direction == "next" else -1)) % len(self.boxes)
-        if direction == "left":
-            return box.parent if box.parent is not None else index
-        if direction == "right":
-            pool = [self.boxes[i] for i in box.children] or [
-                b for b in self.boxes if b.column == box.column + 1
-            ]
-        else:
-            above = direction == "up"
-            pool = [b for b in self.boxes if b.column == box.column
-                    and (b.y < box.y if above else b.y > box.y)]  # fmt: skip
-        if not pool:
-            return index
-        return min(pool, key=lambda b: (abs(b.y - box.y), b.index)).index
+        best: tuple[float, float, int] | None = None
+        for other in self.boxes:
+            ahead, aside = _offsets(box, other, direction)
+            if ahead <= 0:
+                continue
+            vertical = direction in ("up", "down")
+            score = (aside, ahead, other.index) if vertical else (ahead, aside, other.index)
+            best = score if best is None or score < best else best
+        return index if best is None else best[2]
+
+
+def _offsets(origin: Box, other: Box, direction: str) -> tuple[float, float]:
+    """How far ``other`` lies in ``direction`` from ``origin`` (positive: ahead), and
+    how far to the side: hops across, box slots down."""
+    across = other.column - origin.column
+    down = (other.middle - origin.middle) / SLOT
+    if direction in ("up", "down"):
+        return (down if direction == "down" else -down), abs(across)
+    return (across if direction == "right" else -across), abs(down)
 
 
 def edge_text(edge: GraphEdge, parent: str, width: int) -> str:

@@ -50,12 +50,13 @@ def _key(table: str, kind: str) -> str:
 def test_json_lists_every_flagged_field_and_no_secret(reference_stores, manifest, capsys):
     secrets = _fixture_secrets(reference_stores, manifest)
     assert {"AKIAFAKE0TEST1KEY2XQ", "hunter2", "Gl4cier!Admin2026", "P4ssw0rd123"} <= secrets
-    assert main(["audit", str(reference_stores), "--json"]) == 0
+    assert main(["audit", str(reference_stores), "--json"]) == 1
     out, err = capsys.readouterr()
     findings = json.loads(out)["findings"]
     assert set(json.loads(out)) == {"findings"}
     assert all(
-        set(f) == {"store", "agent", "table", "id", "column", "kind", "preview"} for f in findings
+        set(f) == {"store", "agent", "table", "id", "column", "kind", "confidence", "preview"}
+        for f in findings
     )
     rows = {(f["store"], f["table"], f["id"], f["column"]) for f in findings}
     for store, entry in manifest["databases"].items():
@@ -69,7 +70,7 @@ def test_json_lists_every_flagged_field_and_no_secret(reference_stores, manifest
 def test_plain_output_names_rows_and_hides_secrets(reference_stores, manifest, capsys):
     secrets = _fixture_secrets(reference_stores, manifest)
     assert (
-        main(["audit", str(reference_stores / "home"), str(reference_stores / "cognitive_db")]) == 0
+        main(["audit", str(reference_stores / "home"), str(reference_stores / "cognitive_db")]) == 1
     )
     out, err = capsys.readouterr()
     assert "0022c49b-0882-49c7-877a-ddf43f0ef08e" in out and "wrk_76c5d2283116" in out
@@ -81,7 +82,7 @@ def test_plain_output_names_rows_and_hides_secrets(reference_stores, manifest, c
 
 def test_agent_option_and_read_only(reference_stores, capsys):
     before = checksums(reference_stores)
-    assert main(["audit", str(reference_stores), "--agent", "support-bot", "--json"]) == 0
+    assert main(["audit", str(reference_stores), "--agent", "support-bot", "--json"]) == 1
     findings = json.loads(capsys.readouterr().out)["findings"]
     assert len({f["id"] for f in findings}) == 8
     assert {f["agent"] for f in findings} == {"support-bot"}
@@ -135,10 +136,10 @@ def test_redact_yes_then_audit_finds_nothing_and_restore_brings_all_back(
 ):
     secrets = _fixture_secrets(reference_stores, manifest)
     home = tmp_path / "home"
-    assert main(["audit", str(reference_stores), "--json"]) == 0
+    assert main(["audit", str(reference_stores), "--json"]) == 1  # secrets are stored
     before = json.loads(capsys.readouterr().out)["findings"]
-    args = ["audit", str(reference_stores), "--redact", "--yes", "--home", str(home), "--json"]
-    assert main(args) == 0
+    args = ["audit", str(reference_stores), "--redact", "--include-low", "--yes"]
+    assert main([*args, "--home", str(home), "--json"]) == 0  # nothing left unredacted
     out, err = capsys.readouterr()
     payload = json.loads(out)
     assert payload["findings"] == before
@@ -150,7 +151,7 @@ def test_redact_yes_then_audit_finds_nothing_and_restore_brings_all_back(
     for redaction in payload["redacted"]:
         assert main(["restore", redaction["backup"], "--yes"]) == 0
     capsys.readouterr()
-    assert main(["audit", str(reference_stores), "--json"]) == 0
+    assert main(["audit", str(reference_stores), "--json"]) == 1
     assert json.loads(capsys.readouterr().out)["findings"] == before
 
 
@@ -161,5 +162,26 @@ def test_redact_plain_output_and_a_store_held_by_a_reader(reference_stores, tmp_
     assert result.returncode == 3, result.stderr
     assert not any((tmp_path / "backups").glob("*"))  # locked before any backup was written
     result = _cli("audit", str(store), "--redact", "--yes", "--home", str(tmp_path))
-    assert result.returncode == 0, result.stderr
+    assert result.returncode == 1, result.stderr  # its prose finding is left, so 1
     assert "redacted in" in result.stdout and "undo with: memexplorer restore" in result.stdout
+
+
+def test_redact_takes_high_confidence_findings_unless_include_low(reference_stores, tmp_path):
+    """Default --redact leaves prose ("the database password ... value") alone and
+    exits 1 because those findings remain; --include-low takes them and exits 0."""
+    store = reference_stores / "cognitive_db"
+    first = _cli("audit", str(store), "--json")
+    found = json.loads(first.stdout)["findings"]
+    assert first.returncode == 1
+    low = [f for f in found if f["confidence"] == "low"]
+    assert low and all(f["kind"] in {"password", "token", "secret", "api_key"} for f in low)
+    assert all(f["confidence"] == "high" for f in found if f["kind"] in {"aws_key", "github_token"})
+    home = tmp_path / "home"
+    redact = _cli("audit", str(store), "--redact", "--yes", "--home", str(home), "--json")
+    assert redact.returncode == 1, redact.stderr
+    after = json.loads(_cli("audit", str(store), "--json").stdout)["findings"]
+    assert after and all(f["confidence"] == "low" for f in after)
+    assert {(f["table"], f["id"]) for f in after} == {(f["table"], f["id"]) for f in low}
+    full = _cli("audit", str(store), "--redact", "--include-low", "--yes", "--home", str(home))
+    assert full.returncode == 0, full.stderr
+    assert _cli("audit", str(store), "--json").returncode == 0

@@ -23,7 +23,7 @@ STEPS_SECRET = "ghp_FAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKE2"
 
 
 def test_audit_json_reports_every_manifest_field(ladybug_stores, ladybug_manifest, capsys):
-    assert main(["audit", str(ladybug_stores), "--json"]) == 0
+    assert main(["audit", str(ladybug_stores), "--json"]) == 1
     out, _ = capsys.readouterr()
     findings = json.loads(out)["findings"]
     rows = {(f["store"], f["table"], f["id"], f["column"]) for f in findings}
@@ -42,7 +42,8 @@ def test_audit_redact_reencodes_the_steps(ladybug_stores, tmp_path, capsys):
     store.parent.mkdir()
     shutil.copy2(ladybug_stores / "cognitive_db", store)
     home = tmp_path / "home"
-    assert main(["audit", str(store), "--redact", "--yes", "--home", str(home)]) == 0
+    args = ["audit", str(store), "--redact", "--include-low", "--yes", "--home", str(home)]
+    assert main(args) == 0
     out, err = capsys.readouterr()
     assert STEPS_SECRET not in out + err
     assert main(["audit", str(store), "--json"]) == 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections import Counter
 
 import pytest
 from store_helpers import checksums, held_by_another_process
@@ -157,3 +158,22 @@ def test_chain_plain_output_of_an_entity(reference_stores, capsys):
         ["50", "->", "75"], ["75", "->", "120"], ["120", "->", "200"],
     ]  # fmt: skip
     assert out.count("· current") == 1
+
+
+def test_unknown_entity_lists_the_known_ones(reference_stores, capsys):
+    """The known names come from the reference library's own export of ops-agent
+    (its entity_name fields, most facts first), not from memexplorer."""
+    export = json.loads((reference_stores / "exports/ops-agent.export_to_json.json").read_text())
+    counts = Counter((node.get("entity_name") or "").lower() for node in export["semantic_nodes"])
+    counts.pop("", None)
+    store = str(reference_stores / "home")
+    assert main(["chain", "ops-agent", "--entity", "zebra", "--store", store]) == 2
+    err = capsys.readouterr().err
+    assert "Known entities of ops-agent: " in err
+    listed = err.split("Known entities of ops-agent: ", 1)[1].split(".")[0]
+    names = listed.split(" and ")[0].split(", ")
+    # ties are broken by name; the counts shown must be non-increasing and complete
+    assert set(names) <= set(counts) and len(names) == min(20, len(counts))
+    assert [counts[n] for n in names] == sorted((counts[n] for n in names), reverse=True)
+    assert names[:2] == ["aws", "slo"]
+    assert f"and {len(counts) - 20} more" in err

@@ -93,3 +93,18 @@ def test_the_app_refuses_to_start_without_a_terminal(tmp_path):
     result = run(str(tmp_path))
     assert result.returncode == 2
     assert "needs a terminal" in result.stderr and "memexplorer stats" in result.stderr
+
+
+def test_stats_json_lists_every_table_for_every_agent(tmp_path):
+    """The demo home's flat graph store has agents with no rows in some tables; the
+    text table prints 0 for them and the JSON must too (hand-counted from the demo)."""
+    home = tmp_path / "demo" / ".amplihack"
+    assert run("demo", "--home", str(home), "--stats").returncode == 0
+    result = run("stats", str(home / "memory_graph.db"), "--json")
+    assert result.returncode == 0, result.stderr
+    agents = json.loads(result.stdout)["stores"][0]["agents"]
+    tables = {"EpisodicMemory", "SemanticMemory", "ProceduralMemory"}
+    assert all(set(counts) == tables for counts in agents.values()), agents
+    assert agents["research-agent"] == {
+        "EpisodicMemory": 0, "SemanticMemory": 2, "ProceduralMemory": 0
+    }  # fmt: skip

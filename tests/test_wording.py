@@ -1,6 +1,8 @@
 """Counts read right for one and many; restores say what they put back."""
 
-from memexplorer.wording import counted, restored_summary
+from pathlib import Path
+
+from memexplorer.wording import counted, distinct_places, restored_summary
 
 
 def test_counts_agree_with_their_noun():
@@ -11,8 +13,28 @@ def test_counts_agree_with_their_noun():
 
 
 def test_restores_name_what_came_back():
-    assert restored_summary(3, 0, "kuzu_db", False) == "Restored 3 rows into kuzu_db"
+    # A clean said "Deleted 1 row and 2 edges": its undo says the same, not "3 rows".
+    assert restored_summary(3, 0, "kuzu_db", False, edges=2) == (
+        "Restored 1 row and 2 edges into kuzu_db"
+    )
     assert restored_summary(1, 2, "kuzu_db", False) == (
-        "Restored 1 row into kuzu_db (2 rows already there)"
+        "Restored 1 row and 0 edges into kuzu_db (2 rows already there)"
     )
     assert restored_summary(0, 0, "kuzu_db", True).startswith("Put back the whole of kuzu_db")
+
+
+def test_distinct_places_tell_two_agents_stores_apart():
+    root = Path("/h")
+    paths = [
+        root / "hierarchical_memory/ops-agent/ladybug_db",
+        root / "backups_copy/ops-agent/ladybug_db",
+        root / "hierarchical_memory/support-bot/kuzu_db",
+        root / "memory.db",
+    ]
+    assert distinct_places(paths, root) == [
+        "hierarchical_memory/ops-agent/ladybug_db",
+        "backups_copy/ops-agent/ladybug_db",
+        "support-bot/kuzu_db",
+        "memory.db",
+    ]
+    assert distinct_places([Path("/elsewhere/a/b")], root) == ["a/b"]

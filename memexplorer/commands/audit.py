@@ -1,8 +1,17 @@
 """``memexplorer audit``: every credential stored under a path, never printing one.
 
-With ``--redact`` each secret becomes ``[REDACTED]`` after a backup of the rows
-that change (``memexplorer restore BACKUP`` puts them back); it asks first
-unless ``--yes``, and refuses (exit 2) when stdin is not a terminal.
+Each finding has a confidence: ``high`` for a key's own format (AKIA…, ghp_…, a
+PEM block) or a keyword with a value assigned (``password: x``), ``low`` for a
+keyword in prose (``the password reset page``).
+
+With ``--redact`` each high-confidence secret (and the low ones too with
+``--include-low``) becomes ``[REDACTED]`` after a backup of the rows that change
+(``memexplorer restore BACKUP`` puts them back); it asks first unless ``--yes``,
+and refuses (exit 2) when stdin is not a terminal.
+
+Exit codes, as secret scanners have them: 0 nothing found (or everything found
+was redacted), 1 secrets are stored (or a store could not be audited), 2 bad
+usage, 3 a store is busy.
 """
 
 from __future__ import annotations
@@ -16,12 +25,22 @@ from memexplorer.engine.audit import AuditFinding, AuditReport, audit_paths
 from memexplorer.engine.backend_choice import amplihack_home
 from memexplorer.engine.names import validate_agent_name
 from memexplorer.engine.redaction import RedactionResult, delete_backup_command, redact_findings
+from memexplorer.engine.security import HIGH
 
-from .common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, default_home, print_json, progress, warn
+from .common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    EXIT_USAGE,
+    default_home,
+    print_json,
+    progress,
+    undo_command,
+    warn,
+)
 from .compact import compaction_line
 from .confirm import ask
 
-_COLUMNS = ("agent", "table", "id", "column", "kind", "preview")
+_COLUMNS = ("agent", "table", "id", "column", "kind", "confidence", "preview")
 
 
 def _print_findings(report: AuditReport) -> None:
@@ -31,15 +50,17 @@ def _print_findings(report: AuditReport) -> None:
     for store, findings in by_store.items():
         print(store)
         rows = [[str(getattr(f, name)) for name in _COLUMNS] for f in findings]
-        widths = [max(len(row[i]) for row in [list(_COLUMNS), *rows]) for i in range(5)]
+        last = len(_COLUMNS) - 1
+        widths = [max(len(row[i]) for row in [list(_COLUMNS), *rows]) for i in range(last)]
         for row in [list(_COLUMNS), *rows]:
             cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)]
-            print("  " + "  ".join([*cells, row[5]]))
+            print("  " + "  ".join([*cells, row[last]]))
         print()
     rows_hit = len({(f.store, f.table, f.id, f.column) for f in report.findings})
+    low = sum(1 for f in report.findings if f.confidence != HIGH)
     print(
-        f"{len(report.findings)} secret(s) in {rows_hit} value(s) of {len(by_store)} store(s); "
-        f"{len(report.stores)} store(s) audited"
+        f"{len(report.findings)} secret(s) ({low} of low confidence) in {rows_hit} value(s) "
+        f"of {len(by_store)} store(s); {len(report.stores)} store(s) audited"
     )
 
 
@@ -53,7 +74,7 @@ def _print_redactions(results: list[RedactionResult]) -> None:
             print(f"  old values still in the file's bytes: {result.not_compacted}")
         if result.backup is not None:
             print(f"  backup: {result.backup.path}")
-            print(f"  undo with: memexplorer restore {result.backup.path}")
+            print(f"  undo with: {undo_command(result.backup.path)}")
             print(
                 "  the backup keeps the old values (readable by you only); once sure, "
                 f"delete it: {delete_backup_command(result.backup)}"
@@ -62,14 +83,19 @@ def _print_redactions(results: list[RedactionResult]) -> None:
             print(f"  not redacted: {what}")
 
 
-def _confirmed(args: argparse.Namespace, report: AuditReport, home: Path) -> int | None:
+def _to_redact(args: argparse.Namespace, report: AuditReport) -> list[AuditFinding]:
+    """The findings --redact takes: the high-confidence ones, or all with --include-low."""
+    return [f for f in report.findings if args.include_low or f.confidence == HIGH]
+
+
+def _confirmed(args: argparse.Namespace, findings: list[AuditFinding], home: Path) -> int | None:
     """None to go ahead; else the exit code (asked and refused, or nobody to ask)."""
     if args.yes:
         return None
-    values = len({(f.store, f.table, f.id, f.column) for f in report.findings})
-    stores = len({f.store for f in report.findings})
+    values = len({(f.store, f.table, f.id, f.column) for f in findings})
+    stores = len({f.store for f in findings})
     answer = ask(
-        f"Replace {len(report.findings):,} secret(s) in {values:,} value(s) of {stores} "
+        f"Replace {len(findings):,} secret(s) in {values:,} value(s) of {stores} "
         f"store(s) with [REDACTED]? The rows are backed up under {home / 'backups'} first; "
         "each graph store is then rewritten into a fresh file, so the old bytes leave it."
     )
@@ -103,28 +129,35 @@ def run(args: argparse.Namespace) -> int:
         warn(f"{store}: {note}")
     for error in report.errors:
         warn(f"not audited: {error.title}: {error.message}")
-    if args.redact and report.findings:
+    remaining = len(report.findings)
+    chosen = _to_redact(args, report) if args.redact else []
+    if chosen:
         home = amplihack_home(args.home)
-        refused = _confirmed(args, report, home)
+        refused = _confirmed(args, chosen, home)
         if refused is not None:
             if args.json:
                 print_json(payload)
             return refused
         with progress("Backing up and redacting"):
-            results = redact_findings(report.findings, home=home)
+            results = redact_findings(chosen, home=home, include_low=args.include_low)
         payload["redacted"] = [result.to_dict() for result in results]
         if not args.json:
             _print_redactions(results)
+        remaining -= len(chosen) - sum(len(r.not_redacted) for r in results)
     elif args.redact:
         payload["redacted"] = []
+        if report.findings and not args.json:
+            print("nothing redacted: every finding is of low confidence (see --include-low)")
     if args.json:
         print_json(payload)
-    return EXIT_FAILED if report.errors else EXIT_OK
+    return EXIT_FAILED if report.errors or remaining > 0 else EXIT_OK
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "audit", help="find credentials stored in memory (previews never show them)"
+        "audit",
+        help="find credentials stored in memory (previews never show them); "
+        "exit 1 when any are stored",
     )
     parser.add_argument(
         "paths",
@@ -138,6 +171,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--redact",
         action="store_true",
         help="replace each secret found with [REDACTED], after a backup of the rows it changes",
+    )
+    parser.add_argument(
+        "--include-low",
+        action="store_true",
+        help="with --redact, also redact low-confidence findings (a keyword in prose)",
     )
     parser.add_argument("--yes", action="store_true", help="redact without asking")
     parser.add_argument(

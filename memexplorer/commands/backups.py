@@ -7,7 +7,7 @@ import argparse
 from memexplorer.engine.backend_choice import amplihack_home
 from memexplorer.engine.backups import backups_folder, list_backups
 
-from .common import EXIT_OK, print_json
+from .common import EXIT_OK, output_console, print_json
 
 
 def run(args: argparse.Namespace) -> int:
@@ -19,7 +19,6 @@ def run(args: argparse.Namespace) -> int:
     if not records:
         print(f"no backups in {backups_folder(home)}")
         return EXIT_OK
-    from rich.console import Console
     from rich.table import Table
 
     table = Table(show_edge=False)
@@ -35,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
             "yes" if record.restored else "no",
             record.path.name,
         )
-    Console().print(table)
+    output_console(wide=args.wide).print(table)
     return EXIT_OK
 
 
@@ -43,4 +42,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("backups", help="list the backups clean and redaction wrote")
     parser.add_argument("--home", metavar="H", help="the amplihack home (default ~/.amplihack)")
     parser.add_argument("--json", action="store_true", help="print JSON for scripts")
+    parser.add_argument(
+        "--wide", action="store_true", help="never wrap a table row, even on a narrow terminal"
+    )
     parser.set_defaults(handler=run)

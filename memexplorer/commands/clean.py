@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from memexplorer.engine.backend_choice import amplihack_home
 from memexplorer.engine.clean import (
@@ -16,10 +17,11 @@ from memexplorer.engine.clean import (
 from memexplorer.engine.clean_selection import Selection
 from memexplorer.engine.redaction import delete_backup_command
 from memexplorer.engine.store_compaction import compact_store
+from memexplorer.engine.store_home import home_of_store
 from memexplorer.engine.write_gate import write_gate
 from memexplorer.wording import counted
 
-from .common import EXIT_OK, EXIT_USAGE, print_json, progress, warn
+from .common import EXIT_OK, EXIT_USAGE, output_console, print_json, progress, undo_command, warn
 from .compact import compaction_line
 from .confirm import ask
 
@@ -57,10 +59,9 @@ examples:
 
 
 def _print_preview(preview: CleanPreview, reason: str) -> None:
-    from rich.console import Console
     from rich.table import Table
 
-    console = Console()
+    console = output_console()
     console.print(
         f"{preview.store}  ({preview.kind}, {preview.engine}{'; ' + reason if reason else ''})",
         highlight=False,
@@ -137,7 +138,8 @@ def _preview_and_clean(args: argparse.Namespace, target: CleanTarget, selection:
         if not answer:
             print("nothing was changed", file=sys.stderr)
             return EXIT_OK
-    home = amplihack_home(args.home)
+    # The backup belongs to the store's own home, wherever the command was started.
+    home = amplihack_home(args.home) if args.home else home_of_store(Path(preview.store))
     with progress("Backing up and deleting"):
         result = clean_store(target, selection, home=home)
     compaction = None
@@ -156,7 +158,7 @@ def _preview_and_clean(args: argparse.Namespace, target: CleanTarget, selection:
             f"backup: {result.backup.path if result.backup else 'none (nothing matched)'}"
         )
         if result.backup:
-            print(f"undo with: memexplorer restore {result.backup.path}")
+            print(f"undo with: {undo_command(result.backup.path)}")
         if compaction is not None:
             print(compaction_line(compaction))
             print(

@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import json
+import os
+import shlex
 import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_LOCKED = 0, 1, 2, 3
+#: 128 + SIGPIPE: what a shell reports for a program whose reader closed the pipe.
+EXIT_PIPE = 141
 
 
 def default_home() -> Path:
@@ -21,6 +28,36 @@ def default_home() -> Path:
 def print_json(payload: Any) -> None:
     """Results go to stdout, as one indented JSON document."""
     print(json.dumps(payload, indent=2, default=str))
+
+
+#: Width of text tables written to a pipe or file: no row is ever wrapped into
+#: cells, so `grep` and `less -S` see one line per row.
+PIPED_WIDTH = 4096
+
+
+def output_console(*, wide: bool = False) -> Console:
+    """The console text results are printed on.
+
+    It fits the terminal; piped (or with ``wide``) it never wraps a row. A reader
+    that goes away raises BrokenPipeError for :func:`memexplorer.cli.main` to end
+    quietly, instead of rich's own exit with status 1.
+    """
+    from rich.console import Console
+
+    class _ResultConsole(Console):
+        def on_broken_pipe(self) -> None:
+            self.quiet = True
+            raise BrokenPipeError
+
+    if wide or not sys.stdout.isatty():
+        return _ResultConsole(width=int(os.environ.get("COLUMNS") or 0) or PIPED_WIDTH)
+    return _ResultConsole()
+
+
+def undo_command(backup: Path) -> str:
+    """The command that restores ``backup``, as it works in a script: quoted, and
+    with --yes (without a terminal, restore refuses to ask)."""
+    return f"memexplorer restore {shlex.quote(str(backup))} --yes"
 
 
 def warn(message: str) -> None:

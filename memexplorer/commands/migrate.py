@@ -7,7 +7,7 @@ from typing import Any
 
 from memexplorer.engine.migrate import MigrationResult, migrate_store
 
-from .common import EXIT_FAILED, EXIT_OK, print_json, progress, warn
+from .common import EXIT_FAILED, EXIT_OK, output_console, print_json, progress, warn
 
 
 def _as_json(result: MigrationResult) -> dict[str, Any]:
@@ -26,10 +26,9 @@ def _as_json(result: MigrationResult) -> dict[str, Any]:
 
 
 def _print_table(result: MigrationResult) -> None:
-    from rich.console import Console
     from rich.table import Table
 
-    console = Console()
+    console = output_console()
     console.print(
         f"Migrated {result.source} ({result.source_engine}) to {result.target} "
         f"({result.target_engine} storage {result.target_storage_version})",

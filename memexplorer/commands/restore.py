@@ -5,21 +5,37 @@ from __future__ import annotations
 import argparse
 import sys
 
-from memexplorer.engine.backups import read_backup, restore_backup
+from memexplorer.engine.backup_diff import whole_store_difference
+from memexplorer.engine.backups import BackupRecord, read_backup, restore_backup
+from memexplorer.engine.browse import open_browser
+from memexplorer.wording import rows_and_edges, whole_store_question
 
 from .common import EXIT_OK, EXIT_USAGE, print_json, progress
 from .confirm import ask
 
 
+def _question(record: BackupRecord) -> str:
+    """What the restore will do, computed from the backup: its rows and edges, or for
+    a whole-store copy, what putting it back undoes in the store as it is now."""
+    if record.whole_store:
+        current = open_browser(record.store)
+        try:
+            return whole_store_question(record, whole_store_difference(record, current))
+        finally:
+            current.close()
+    nodes = sum(count for name, count in record.counts.items() if not name.isupper())
+    edges = sum(record.counts.values()) - nodes
+    note = " (it was restored before)" if record.restored else ""
+    return (
+        f"Write {rows_and_edges(nodes, edges)} saved by a {record.action} of "
+        f"{record.created_at:%Y-%m-%d %H:%M} UTC back into {record.store}{note}?"
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     record, _ = read_backup(args.backup)
-    rows = sum(record.counts.values())
     if not args.yes:
-        note = " (it was restored before)" if record.restored else ""
-        answer = ask(
-            f"Write {rows:,} saved rows ({record.action} of {record.created_at:%Y-%m-%d %H:%M} "
-            f"UTC) back into {record.store}{note}?"
-        )
+        answer = ask(_question(record))
         if answer is None:
             print(
                 "error: refusing to restore without --yes: stdin is not a terminal, so nobody "
@@ -34,6 +50,9 @@ def run(args: argparse.Namespace) -> int:
         result = restore_backup(args.backup)
     if args.json:
         print_json(result.to_dict())
+        return EXIT_OK
+    if result.whole_store:
+        print(f"put back the whole of {result.store} from {result.backup}")
         return EXIT_OK
     print(f"restored into {result.store} from {result.backup}")
     for name, table in result.tables.items():

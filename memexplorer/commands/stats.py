@@ -10,19 +10,22 @@ from memexplorer.engine.exceptions import MemoryError
 from memexplorer.engine.inspection import StoreSummary, summarize_store
 from memexplorer.engine.stores import find_stores
 
-from .common import EXIT_FAILED, EXIT_OK, default_home, print_json, warn
+from .common import EXIT_FAILED, EXIT_OK, default_home, output_console, print_json, warn
 
 
-def _print_stats(summaries: list[StoreSummary]) -> None:
-    from rich.console import Console
+def _print_stats(summaries: list[StoreSummary], *, wide: bool = False) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    console = Console()
+    console = output_console(wide=wide)
     for summary in summaries:
         version = summary.storage_version if summary.storage_version is not None else "-"
-        title = f"{summary.path}  [dim]{summary.kind} · {summary.engine} · storage {version}[/dim]"
-        table = Table(title=title, title_justify="left", show_edge=False)
+        console.print(
+            f"{summary.path}  [dim]{summary.kind} · {summary.engine} · storage {version}[/dim]",
+            highlight=False,
+            soft_wrap=True,  # a long path stays one line rather than wrapping at the table
+        )
+        table = Table(show_edge=False)
         tables = sorted({t for counts in summary.agents.values() for t in counts})
         longest = max((len(agent) for agent in summary.agents), default=5)
         table.add_column("agent", no_wrap=True, min_width=longest)
@@ -61,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         if not summaries:
             print(f"No memory stores found under {root}", file=sys.stderr)
-        _print_stats(summaries)
+        _print_stats(summaries, wide=getattr(args, "wide", False))
     for exc in failures:
         warn(f"{exc.title}: {exc.message}")
     return EXIT_FAILED if failures and not summaries else EXIT_OK
@@ -75,4 +78,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "path", nargs="?", help="a store, an agent folder or a home (default ~/.amplihack)"
     )
     parser.add_argument("--json", action="store_true", help="print JSON for scripts")
+    parser.add_argument(
+        "--wide", action="store_true", help="never wrap a table row, even on a narrow terminal"
+    )
     parser.set_defaults(handler=run)

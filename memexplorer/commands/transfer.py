@@ -14,7 +14,7 @@ from memexplorer.engine.transfer import (
     import_agent_store,
 )
 
-from .common import EXIT_OK, print_json, progress, warn
+from .common import EXIT_OK, output_console, print_json, progress, warn
 
 
 def _as_json(result: ExportResult | ImportResult) -> dict[str, Any]:
@@ -22,10 +22,9 @@ def _as_json(result: ExportResult | ImportResult) -> dict[str, Any]:
 
 
 def _print_counts(title: str, counts: dict[str, int], extra: list[str]) -> None:
-    from rich.console import Console
     from rich.table import Table
 
-    console = Console()
+    console = output_console()
     console.print(title, highlight=False, soft_wrap=True)
     table = Table(show_edge=False)
     table.add_column("table")

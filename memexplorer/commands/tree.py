@@ -15,7 +15,7 @@ from memexplorer.engine.flat_tree import (
     build_flat_tree,
 )
 
-from .common import EXIT_OK, print_json, warn
+from .common import EXIT_OK, output_console, print_json, warn
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -80,7 +80,6 @@ def _session_branch(parent: Tree, branch: SessionBranch, depth: int) -> None:
 
 
 def _print_tree(tree: FlatTree, resolution: BackendResolution) -> None:
-    from rich.console import Console
     from rich.text import Text
     from rich.tree import Tree
 
@@ -96,7 +95,7 @@ def _print_tree(tree: FlatTree, resolution: BackendResolution) -> None:
         agents.add(Text("none", style="dim"))
     for agent, count in tree.agents.items():
         agents.add(Text(f"{agent}: {count}"))
-    Console().print(root)
+    output_console().print(root)
 
 
 def run(args: argparse.Namespace) -> int:

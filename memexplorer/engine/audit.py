@@ -26,7 +26,7 @@ from typing import Any
 from .exceptions import CorruptStoreError, MemoryError
 from .graphdb import GraphStore, identifier
 from .inspection import AGENT_COLUMNS, open_graph, open_sqlite_readonly
-from .security import SECRET_PATTERNS, SecretFinding, SecretPattern, find_secrets
+from .security import HIGH, SECRET_PATTERNS, SecretFinding, SecretPattern, find_secrets
 from .stored_json import BASE64_JSON_REGEX, stored_json_text
 from .stores import StoreFormat, find_stores, sniff
 from .writer_log import unreplayable_log
@@ -121,6 +121,7 @@ class AuditFinding:
     kind: str
     preview: str
     location: FindingLocation = field(repr=False, compare=False)
+    confidence: str = HIGH
 
     def to_dict(self) -> dict[str, str]:
         return {
@@ -130,6 +131,7 @@ class AuditFinding:
             "id": self.id,
             "column": self.column,
             "kind": self.kind,
+            "confidence": self.confidence,
             "preview": self.preview,
         }
 
@@ -249,7 +251,7 @@ class _Collector:
                 self.findings.append(
                     AuditFinding(
                         str(self.store), _shown(agent), where.table, _shown(shown_id),
-                        column, finding.kind, preview, location,
+                        column, finding.kind, preview, location, finding.confidence,
                     )
                 )  # fmt: skip
 

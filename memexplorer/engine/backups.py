@@ -80,10 +80,17 @@ class BackupRecord:
     counts: dict[str, int]
     selection: dict[str, Any] = field(default_factory=dict)
     restored_at: str | None = None
+    #: "file": a copy of the whole store, put back as a file; else saved rows.
+    restore_mode: str = "insert"
 
     @property
     def restored(self) -> bool:
         return self.restored_at is not None
+
+    @property
+    def whole_store(self) -> bool:
+        """A copy of the whole store: restoring it undoes every change made since."""
+        return self.restore_mode == "file"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -99,6 +106,7 @@ class BackupRecord:
             "selection": self.selection,
             "restored": self.restored,
             "restored_at": self.restored_at,
+            "whole_store": self.whole_store,
         }
 
 
@@ -127,6 +135,11 @@ class RestoreResult:
     @property
     def already_there(self) -> int:
         return sum(t.already_there for t in self.tables.values())
+
+    @property
+    def edges(self) -> int:
+        """Of :attr:`restored`, the edges: rel tables are named in capitals."""
+        return sum(t.restored + t.replaced for n, t in self.tables.items() if n.isupper())
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -234,6 +247,7 @@ def _record(path: Path, manifest: dict[str, Any], restored_at: str | None) -> Ba
         counts=dict(manifest.get("counts", {})),
         selection=dict(manifest.get("selection", {})),
         restored_at=restored_at,
+        restore_mode=str(manifest.get("restore_mode", "insert")),
     )
 
 

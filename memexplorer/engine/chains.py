@@ -392,6 +392,28 @@ def fact_chain(graph: GraphStore, agent: str, memory_id: str) -> TemporalChain:
     return _chain_of(graph, agent, memory_id, _present_rels(graph))
 
 
+#: How many entity names an unknown-name error lists before "and N more".
+KNOWN_ENTITIES_SHOWN = 20
+
+
+def _known_entities_hint(graph: GraphStore, agent: str) -> str:
+    """The agent's entity names (most facts first), so a mistyped name can be corrected."""
+    rows = graph.rows(
+        """MATCH (m:SemanticMemory)
+           WHERE m.agent_id = $agent AND m.entity_name IS NOT NULL AND m.entity_name <> ''
+           RETURN lower(m.entity_name) AS name, count(*) AS facts
+           ORDER BY facts DESC, name""",
+        {"agent": agent},
+    )
+    names = [str(row[0]) for row in rows]
+    if not names:
+        return f"Agent {agent} has no facts with an entity name."
+    shown = ", ".join(names[:KNOWN_ENTITIES_SHOWN])
+    more = len(names) - KNOWN_ENTITIES_SHOWN
+    tail = f" and {more} more" if more > 0 else ""
+    return f"Known entities of {agent}: {shown}{tail}."
+
+
 def entity_chains(graph: GraphStore, agent: str, entity: str) -> list[TemporalChain]:
     """The chains of every fact about an entity, longest first.
 
@@ -412,7 +434,7 @@ def entity_chains(graph: GraphStore, agent: str, entity: str) -> list[TemporalCh
     if not rows:
         raise InvalidInputError(
             f"Agent {agent} has no facts about an entity named {entity!r}",
-            hint="Entity names are extracted from facts (e.g. 'sarah chen', 'aws').",
+            hint=_known_entities_hint(graph, agent),
         )
     rels = _present_rels(graph)
     chains: list[TemporalChain] = []

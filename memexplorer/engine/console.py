@@ -21,6 +21,7 @@ from typing import Any
 import pyarrow as pa
 
 from .browse import GraphBrowser, SqliteBrowser, StoreBrowser
+from .console_run import QueryProcess, runs_in_a_process
 from .exceptions import InvalidInputError, ReadOnlyStoreError
 from .graphdb import QueryError
 from .write_gate import write_gate
@@ -129,13 +130,16 @@ def run_console_query(
     row_cap: int = DEFAULT_ROW_CAP,
     timeout_s: float = DEFAULT_TIMEOUT_S,
     allow_write: bool = False,
+    process: QueryProcess | None = None,
 ) -> ConsoleResult:
     """Run the operator's query; keep at most ``row_cap`` rows; stop after ``timeout_s``.
 
     A statement :func:`statement_writes` counts as a write runs only with
     ``allow_write`` (the operator confirmed it, after a backup), and inside the
     store's write gate (StoreBusyError while another memexplorer process writes
-    it, WritesDisabledError under MEMEXPLORER_READ_ONLY=1)."""
+    it, WritesDisabledError under MEMEXPLORER_READ_ONLY=1). On a graph store
+    open read-only the query runs in a child process (``process``, made here when
+    not given; its ``stop()`` ends the query at once, from any thread)."""
     text = text.strip().rstrip(";").strip()
     if not text:
         raise InvalidInputError("The query is empty", hint="Type a query, then run it.")
@@ -146,14 +150,24 @@ def run_console_query(
     if row_cap <= 0 or timeout_s <= 0:
         raise InvalidInputError(f"row cap and time limit must be positive ({row_cap}, {timeout_s})")
     if not writes:
-        return _run(browser, text, row_cap, timeout_s)
+        return _run(browser, text, row_cap, timeout_s, process)
     with write_gate(browser.path, action="console write"):
-        return _run(browser, text, row_cap, timeout_s)
+        return _run(browser, text, row_cap, timeout_s, process)
 
 
-def _run(browser: StoreBrowser, text: str, row_cap: int, timeout_s: float) -> ConsoleResult:
+def _run(
+    browser: StoreBrowser,
+    text: str,
+    row_cap: int,
+    timeout_s: float,
+    process: QueryProcess | None,
+) -> ConsoleResult:
     start = time.perf_counter()
-    if isinstance(browser, GraphBrowser):
+    if runs_in_a_process(browser):
+        assert isinstance(browser, GraphBrowser)
+        process = process or QueryProcess(browser)
+        names, rows, truncated = process.rows(text, row_cap, timeout_s)
+    elif isinstance(browser, GraphBrowser):
         try:
             names, rows, truncated = browser.graph.rows_capped(
                 text, row_cap, timeout_ms=int(timeout_s * 1000)

@@ -61,13 +61,22 @@ class StoreSummary:
     note: str = ""
     unreplayed_log: dict[str, object] | None = None
 
+    def counts_by_agent(self) -> dict[str, dict[str, int]]:
+        """Every agent with every table of the store, 0 where it has no rows, so
+        scripts see the same tables for each agent as the text table shows."""
+        tables = sorted({table for counts in self.agents.values() for table in counts})
+        return {
+            agent: {table: counts.get(table, 0) for table in tables}
+            for agent, counts in self.agents.items()
+        }
+
     def to_dict(self) -> dict[str, object]:
         data: dict[str, object] = {
             "path": str(self.path),
             "kind": self.kind,
             "engine": self.engine,
             "storage_version": self.storage_version,
-            "agents": self.agents,
+            "agents": self.counts_by_agent(),
         }
         if self.absent_tables:
             data["absent_tables"] = self.absent_tables

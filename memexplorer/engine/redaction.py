@@ -36,7 +36,7 @@ from .graph_open import open_graph_store
 from .graph_rows import save_nodes
 from .graphdb import GraphStore, identifier
 from .inspection import detect_kind
-from .redaction_values import scrubbed_value
+from .redaction_values import INCLUDE_LOW, scrubbed_value
 from .saved_rows import SavedTable
 from .sqlite_rows import rebuild_fts, save_rows
 from .store_compaction import compact_store
@@ -234,26 +234,34 @@ def _redact_sqlite_rows(
     rebuild_fts(connection, [table for table, _, _ in plans])
 
 
-def redact_findings(findings: Iterable[AuditFinding], *, home: str | Path) -> list[RedactionResult]:
+def redact_findings(
+    findings: Iterable[AuditFinding], *, home: str | Path, include_low: bool = True
+) -> list[RedactionResult]:
     """Replace every finding's secret with ``[REDACTED]``, store by store, each after
-    a backup under ``<home>/backups``; a store whose backup fails is not changed."""
+    a backup under ``<home>/backups``; a store whose backup fails is not changed.
+    Without ``include_low`` a value's low-confidence secrets (a keyword in prose)
+    stay as they are, even in a value that also holds a high-confidence one."""
     home = Path(home).expanduser()
     results = []
-    for path, locations in _by_store(findings).items():
-        with write_gate(path, action="redact") as ticket:
-            if locations[0].engine == "sqlite":
-                results.append(_redact_sqlite(path, locations, home))
-                continue
-            result = _redact_graph(path, locations, home)
-            if result.changed:
-                # The engine leaves overwritten values in the file's pages: rewrite it,
-                # still under the lock (the redaction's own change is accepted first).
-                ticket.accept_changes()
-                try:
-                    result.compaction = compact_store(path, ticket=ticket)
-                except CompactionError as exc:
-                    result.not_compacted = exc.describe()
-            results.append(result)
+    token = INCLUDE_LOW.set(include_low)
+    try:
+        for path, locations in _by_store(findings).items():
+            with write_gate(path, action="redact") as ticket:
+                if locations[0].engine == "sqlite":
+                    results.append(_redact_sqlite(path, locations, home))
+                    continue
+                result = _redact_graph(path, locations, home)
+                if result.changed:
+                    # The engine leaves overwritten values in the file's pages: rewrite
+                    # it, still under the lock (the redaction's own change first).
+                    ticket.accept_changes()
+                    try:
+                        result.compaction = compact_store(path, ticket=ticket)
+                    except CompactionError as exc:
+                        result.not_compacted = exc.describe()
+                results.append(result)
+    finally:
+        INCLUDE_LOW.reset(token)
     return results
 
 

@@ -8,14 +8,18 @@ of the same shape, or the agent could no longer load its own memory.
 from __future__ import annotations
 
 import json
+from contextvars import ContextVar
 from typing import Any
 
 from .security import CredentialScrubber
 from .stored_json import encode_base64_json, stored_json_text
 
-__all__ = ["scrubbed_value"]
+__all__ = ["INCLUDE_LOW", "scrubbed_value"]
 
 _SCRUB = CredentialScrubber()
+#: Whether the redaction under way takes low-confidence secrets too (a keyword in
+#: prose); a context variable so the helpers deep in the row walk need no argument.
+INCLUDE_LOW: ContextVar[bool] = ContextVar("include_low", default=True)
 
 
 def scrubbed_value(value: str) -> str | None:
@@ -24,9 +28,9 @@ def scrubbed_value(value: str) -> str | None:
     taken out of it without breaking the JSON."""
     text = stored_json_text(value)
     if text is None:
-        scrubbed, changed = _SCRUB.scrub_text(value)
+        scrubbed, changed = _SCRUB.scrub_text(value, include_low=INCLUDE_LOW.get())
         return scrubbed if changed else None
-    scrubbed, changed = _SCRUB.scrub_text(text)
+    scrubbed, changed = _SCRUB.scrub_text(text, include_low=INCLUDE_LOW.get())
     if not changed:
         return None
     decoded = json.loads(text)
@@ -56,7 +60,7 @@ def _shape(value: Any) -> Any:
 def _scrub_strings(value: Any) -> Any:
     """A JSON value with the secrets in each of its strings (keys too) redacted."""
     if isinstance(value, str):
-        return _SCRUB.scrub_text(value)[0]
+        return _SCRUB.scrub_text(value, include_low=INCLUDE_LOW.get())[0]
     if isinstance(value, list):
         return [_scrub_strings(item) for item in value]
     if isinstance(value, dict):

@@ -21,6 +21,8 @@ from .experience import CONTEXT_MAX_LENGTH, OUTCOME_MAX_LENGTH, Experience, Expe
 
 __all__ = [
     "COST_RULES",
+    "HIGH",
+    "LOW",
     "REDACTION_TEXT",
     "SECRET_PATTERNS",
     "AgentCapabilities",
@@ -109,32 +111,56 @@ class AgentCapabilities:
 # ---------------------------------------------------------------------------
 
 
+#: How sure a finding is: a key's own format (AKIA…, ghp_…, a PEM block) or a
+#: keyword with a value assigned to it (``password: x``) is high; a keyword in
+#: prose (``the password reset page``) is low.
+HIGH, LOW = "high", "low"
+
+
 @dataclass(frozen=True)
 class SecretPattern:
     """One kind of secret: a regex whose ``secret`` group (or whole match) is the secret.
 
     ``reveal`` is how many leading characters of the secret are a public marker
     (``AKIA``, ``ghp_``) that a preview may show; keyword patterns reveal nothing.
+    ``keyword`` patterns find a value after a word (password, token); they are
+    sure only when ``=`` or ``:`` joins the two.
     """
 
     kind: str
     regex: re.Pattern[str]
     description: str
     reveal: int = 0
+    keyword: bool = False
 
     def spans(self, text: str) -> Iterator[tuple[int, int]]:
         """The (start, end) of every secret this pattern finds in ``text``."""
+        for start, end, _ in self.matches(text):
+            yield start, end
+
+    def matches(self, text: str) -> Iterator[tuple[int, int, str]]:
+        """The (start, end, confidence) of every secret this pattern finds in ``text``."""
         group = "secret" if "secret" in self.regex.groupindex else 0
         for match in self.regex.finditer(text):
             start, end = match.span(group)
             if end > start:
-                yield start, end
+                yield start, end, self._confidence(text[match.start() : start])
+
+    def _confidence(self, lead: str) -> str:
+        if not self.keyword:
+            return HIGH
+        return HIGH if "=" in lead or ":" in lead else LOW
 
 
 def _pattern(
-    kind: str, regex: str, description: str, reveal: int = 0, flags: int = 0
+    kind: str,
+    regex: str,
+    description: str,
+    reveal: int = 0,
+    flags: int = 0,
+    keyword: bool = False,
 ) -> SecretPattern:
-    return SecretPattern(kind, re.compile(regex, flags), description, reveal)
+    return SecretPattern(kind, re.compile(regex, flags), description, reveal, keyword)
 
 
 _I = re.IGNORECASE
@@ -177,15 +203,18 @@ SECRET_PATTERNS: tuple[SecretPattern, ...] = (
     _pattern("db_url", r"(?:postgres|mysql|mongodb)://[^:]+:(?P<secret>[^@]+)@",
              "Database URL with a password (reference pattern)"),
     _pattern("api_key", rf"api[_\-]?key[\"'\s:=]+(?P<secret>{_VALUE})",
-             "Value after api_key, api-key or apikey", flags=_I),
+             "Value after api_key, api-key or apikey", flags=_I, keyword=True),
     _pattern("password", r"password[\"'\s:=]+(?P<secret>[^\s\"']+)",
-             "Value after the word password (reference pattern; also matches prose)", flags=_I),
+             "Value after the word password (reference pattern; prose too)",
+             flags=_I, keyword=True),
     _pattern("password", r"\b(?:passwd|pwd)\s*[:=]\s*(?P<secret>[^\s\"']+)",
-             "Value assigned to passwd or pwd", flags=_I),
+             "Value assigned to passwd or pwd", flags=_I, keyword=True),
     _pattern("token", rf"token[\"'\s:=]+(?P<secret>{_VALUE})",
-             "Value after the word token (reference pattern; also matches prose)", flags=_I),
+             "Value after the word token (reference pattern; prose too)",
+             flags=_I, keyword=True),
     _pattern("secret", rf"secret[\"'\s:=]+(?P<secret>{_VALUE})",
-             "Value after the word secret (reference pattern; also matches prose)", flags=_I),
+             "Value after the word secret (reference pattern; prose too)",
+             flags=_I, keyword=True),
 )  # fmt: skip
 
 
@@ -197,6 +226,7 @@ class SecretFinding:
     start: int
     end: int
     preview: str
+    confidence: str = HIGH
 
 
 @dataclass
@@ -207,12 +237,16 @@ class _Span:
     end: int
     rank: int
     lead: int
+    confidence: str = HIGH
 
     def absorb(self, other: _Span) -> None:
-        """Grow to cover ``other``; keep the more specific (lower-ranked) pattern."""
+        """Grow to cover ``other``; keep the more specific (lower-ranked) pattern,
+        and be sure when either pattern is."""
         if other.rank < self.rank:
             self.rank, self.lead = other.rank, other.lead
         self.end = max(self.end, other.end)
+        if other.confidence == HIGH:
+            self.confidence = HIGH
 
     @property
     def marker_leads(self) -> bool:
@@ -232,9 +266,9 @@ def _already_redacted(secret: str) -> bool:
 
 def _candidate_spans(text: str) -> list[_Span]:
     candidates = [
-        _Span(start, end, rank, start)
+        _Span(start, end, rank, start, confidence)
         for rank, pattern in enumerate(SECRET_PATTERNS)
-        for start, end in pattern.spans(text)
+        for start, end, confidence in pattern.matches(text)
         if not _already_redacted(text[start:end])
     ]
     candidates.sort(key=lambda span: (span.start, span.rank))
@@ -248,7 +282,7 @@ def _merge_overlaps(candidates: list[_Span]) -> list[_Span]:
         if merged and span.start < merged[-1].end:
             merged[-1].absorb(span)
         else:
-            merged.append(_Span(span.start, span.end, span.rank, span.lead))
+            merged.append(_Span(span.start, span.end, span.rank, span.lead, span.confidence))
     return merged
 
 
@@ -267,7 +301,7 @@ def find_secrets(text: str) -> list[SecretFinding]:
     for span in _merge_overlaps(_candidate_spans(text)):
         pattern = SECRET_PATTERNS[span.rank]
         preview = _preview(pattern, text[span.start : span.end], span.marker_leads)
-        findings.append(SecretFinding(pattern.kind, span.start, span.end, preview))
+        findings.append(SecretFinding(pattern.kind, span.start, span.end, preview, span.confidence))
     return findings
 
 
@@ -286,9 +320,12 @@ class CredentialScrubber:
         """Whether any pattern finds a secret in ``text``."""
         return bool(find_secrets(text))
 
-    def scrub_text(self, text: str) -> tuple[str, bool]:
-        """``text`` with each secret replaced by the marker once, and whether any was."""
-        findings = find_secrets(text)
+    def scrub_text(self, text: str, *, include_low: bool = True) -> tuple[str, bool]:
+        """``text`` with each secret replaced by the marker once, and whether any was;
+        without ``include_low`` only the findings of high confidence are."""
+        findings = [
+            finding for finding in find_secrets(text) if include_low or finding.confidence == HIGH
+        ]
         pieces: list[str] = []
         cursor = 0
         for finding in findings:

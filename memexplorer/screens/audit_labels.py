@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 from memexplorer.engine.audit import AuditFinding, FindingLocation
+from memexplorer.wording import distinct_places
 
 from .node_detail_screen import NodeRef
 
@@ -35,19 +36,11 @@ def trimmed(preview: str, kind: str, width: int = _PREVIEW) -> str:
 
 
 def store_labels(stores: set[str], root: Path) -> dict[str, str]:
-    """Each store named as the stores tree does (its last two parts), with more parts
-    where two would clash, cut from the left to fit the column."""
-    labels: dict[str, str] = {}
-    for store in stores:
-        path, parts = Path(store), 2
-        while True:
-            label = _place(path, root, parts)
-            clash = any(_place(Path(o), root, parts) == label for o in stores if o != store)
-            if not clash or parts >= len(path.parts):
-                break
-            parts += 1
-        labels[store] = _fitted(label)
-    return labels
+    """Each store named as the stores tree does (its last two parts, more where two
+    would clash), cut from the left to fit the column."""
+    ordered = sorted(stores)
+    places = distinct_places([Path(store) for store in ordered], root)
+    return {store: _fitted(place) for store, place in zip(ordered, places, strict=True)}
 
 
 def _fitted(label: str) -> str:
@@ -59,14 +52,6 @@ def _fitted(label: str) -> str:
     if rest and room >= 3:
         return f"{first[:room]}…/{rest}"
     return "…" + label[1 - _STORE :]
-
-
-def _place(path: Path, root: Path, parts: int) -> str:
-    try:
-        names = path.relative_to(root).parts or (path.name,)
-    except ValueError:
-        names = path.parts
-    return "/".join(names[-parts:])
 
 
 def node_ref(finding: AuditFinding) -> tuple[NodeRef | None, str]:

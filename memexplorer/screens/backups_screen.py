@@ -15,15 +15,22 @@ from textual.widgets import Button, DataTable, Footer, Header, Static
 from textual.worker import Worker
 
 from memexplorer.app_commands import bindings_for
+from memexplorer.engine.backup_diff import StoreDifference, whole_store_difference
 from memexplorer.engine.backups import BackupRecord, RestoreResult, list_backups, restore_backup
 from memexplorer.session_mode import write_action
-from memexplorer.wording import counted, restored_summary
+from memexplorer.wording import (
+    counted,
+    restored_summary,
+    rows_and_edges,
+    whole_store_question,
+)
 
 from .error_modal import report_failed_worker
 
 
 class ConfirmRestore(ModalScreen[bool]):
-    """Ask before writing a backup's rows back."""
+    """Ask before a restore, saying what it will do: saved rows written back, or the
+    whole store put back as it was (with what that undoes, computed from the copy)."""
 
     DEFAULT_CSS = """
     ConfirmRestore { align: center middle; }
@@ -38,25 +45,57 @@ class ConfirmRestore(ModalScreen[bool]):
         Binding("escape,n", "answer(False)", "Cancel", id="restore.no"),
     ]
 
+    @dataclass
+    class Compared(Message):
+        difference: StoreDifference
+
     def __init__(self, record: BackupRecord) -> None:
         super().__init__()
         self.record = record
 
     def compose(self) -> ComposeResult:
         record = self.record
-        note = "\n\nIt was restored before: rows already there are left as they are." \
-            if record.restored else ""  # fmt: skip
         with Vertical():
-            yield Static(
-                f"Write {sum(record.counts.values()):,} saved rows ({record.action} of "
-                f"{record.created_at:%Y-%m-%d %H:%M} UTC) back into {record.store}?{note}",
-                markup=False,
-            )
+            if record.whole_store:
+                text = (f"Put back the WHOLE of {record.store} as it was at "
+                        f"{record.created_at:%Y-%m-%d %H:%M:%S} UTC (before a "
+                        f"{record.action})? Comparing the copy with the store now…")  # fmt: skip
+            else:
+                nodes = sum(c for name, c in record.counts.items() if not name.isupper())
+                edges = sum(record.counts.values()) - nodes
+                note = ("\n\nIt was restored before: rows already there are left as they are."
+                        if record.restored else "")  # fmt: skip
+                text = (f"Write {rows_and_edges(nodes, edges)} saved by a {record.action} of "
+                        f"{record.created_at:%Y-%m-%d %H:%M} UTC back into {record.store}?"
+                        f"{note}")  # fmt: skip
+            yield Static(text, id="what", markup=False)
             with Horizontal():
                 yield Button("Restore (y)", variant="warning", id="yes")
                 yield Button("Cancel (esc)", id="no")
 
+    def on_mount(self) -> None:
+        if self.record.whole_store:
+            self.query_one("#yes", Button).disabled = True  # until the comparison is shown
+            self.compare()
+
+    @work(thread=True, exclusive=True, group="compare", exit_on_error=False)
+    def compare(self) -> None:
+        current = self.app.browsers.get(self.record.store)  # type: ignore[attr-defined]
+        self.post_message(self.Compared(whole_store_difference(self.record, current)))
+
+    def on_confirm_restore_compared(self, message: Compared) -> None:
+        self.query_one("#what", Static).update(
+            whole_store_question(self.record, message.difference)
+        )
+        self.query_one("#yes", Button).disabled = False
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if report_failed_worker(event):
+            self.query_one("#yes", Button).disabled = False  # the operator may still choose
+
     def action_answer(self, answer: bool) -> None:
+        if answer and self.query_one("#yes", Button).disabled:
+            return  # not before the operator has seen what the restore undoes
         self.dismiss(answer)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -117,9 +156,8 @@ class BackupsScreen(Screen[None]):
         table.clear()
         for record in self.records:
             nodes = sum(c for name, c in record.counts.items() if not name.isupper())
-            counts = (
-                f"{counted(nodes, 'row')}, {counted(sum(record.counts.values()) - nodes, 'edge')}"
-            )
+            edges = sum(record.counts.values()) - nodes
+            counts = "whole store" if record.whole_store else rows_and_edges(nodes, edges)
             table.add_row(
                 f"{record.created_at:%Y-%m-%d %H:%M:%S}",
                 record.action,
@@ -161,7 +199,7 @@ class BackupsScreen(Screen[None]):
     def on_backups_screen_restored(self, message: Restored) -> None:
         result = message.result
         summary = restored_summary(result.restored, result.already_there, str(result.store),
-                                   result.whole_store)  # fmt: skip
+                                   result.whole_store, result.edges)  # fmt: skip
         self.notify(summary, title="Restored")
         self.load()
 

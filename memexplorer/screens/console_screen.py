@@ -29,6 +29,7 @@ from memexplorer.engine.console import (
     run_console_query,
     statement_writes,
 )
+from memexplorer.engine.console_run import ConsoleStopped, QueryProcess, runs_in_a_process
 from memexplorer.query_history import CONSOLE_FILE_NAME, HistoryEntry, QueryHistory
 from memexplorer.widgets.history_list import HistoryList
 
@@ -86,6 +87,8 @@ class ConsoleScreen(ConsoleWrites):
         self.history: list[str] = []
         self.position = 0
         self.result: ConsoleResult | None = None
+        #: The running query's own process (read-only graph stores), to stop it.
+        self.query_process: QueryProcess | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -140,7 +143,15 @@ class ConsoleScreen(ConsoleWrites):
     @work(thread=True, exclusive=True, group="console", exit_on_error=False)
     def execute(self, text: str) -> None:
         browser = self.app.browsers.get(self.store)  # type: ignore[attr-defined]
-        self.post_message(self.Ran(run_console_query(browser, text)))
+        process = QueryProcess(browser) if runs_in_a_process(browser) else None
+        self.query_process = process
+        try:
+            result = run_console_query(browser, text, process=process)
+        except ConsoleStopped:
+            return  # escape ended it; the status already says so
+        finally:
+            self.query_process = None
+        self.post_message(self.Ran(result))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         failed = report_failed_worker(event)
@@ -162,14 +173,27 @@ class ConsoleScreen(ConsoleWrites):
             await results.mount(Static("The query returned no columns."))
         self.finished(result.describe())
 
+    def clear_result(self) -> None:
+        """A stopped query has no result: the previous one must not stand under it."""
+        self.result = None
+        results = self.query_one("#results", Vertical)
+        results.remove_children()
+        results.mount(Static("Stopped before it finished: no rows.", classes="note"))
+
     def action_stop(self) -> None:
         running = [w for w in self.workers if w.group == "console" and w.is_running]
         for worker in running:
             worker.cancel()
-        if running:
-            self.app.browsers.interrupt(self.store)  # type: ignore[attr-defined]
-        else:
+        if not running:
             self.dismiss(self.touched)
+            return
+        process = self.query_process
+        if process is not None:
+            process.stop()  # the query's own process ends: at once, memory and all
+        else:
+            self.app.browsers.interrupt(self.store)  # type: ignore[attr-defined]
+        self.clear_result()
+        self.finished(Text("stopped", style="yellow"))
 
     # -- history -------------------------------------------------------------------------
     def remember(self, text: str) -> None:

@@ -12,12 +12,13 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, RadioButton, RadioSet, Static
+from textual.widgets import Button, Input, RadioSet, Static
 from textual.worker import Worker
 
 from memexplorer.app_commands import bindings_for
 from memexplorer.engine.progress import OperationCancelled, TaskControl
 from memexplorer.engine.transfer import ExportResult, export_agent_store
+from memexplorer.widgets.marked_radio import MarkedRadioButton
 from memexplorer.widgets.path_suggester import PathSuggester
 from memexplorer.widgets.task_progress import TaskProgress
 
@@ -74,8 +75,8 @@ class ExportModal(ModalScreen[ExportResult | None]):
             box.border_title = f"Export {self.agent}"
             yield Static(f"From {self.store}", markup=False)
             with RadioSet(id="format"):
-                yield RadioButton("json (transfer format 1.1)", value=True, id="json")
-                yield RadioButton("raw-db (a copy of the store file)", id="raw-db")
+                yield MarkedRadioButton("json (transfer format 1.1)", value=True, id="json")
+                yield MarkedRadioButton("raw-db (a copy of the store file)", id="raw-db")
             yield Input(
                 default_output(self.agent, today=self.today), id="output",
                 suggester=PathSuggester(),

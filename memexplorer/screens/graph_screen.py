@@ -29,8 +29,8 @@ class GraphScreen(Screen[None]):
         "The node and its neighbours, one or two hops out. Each node shows its best "
         "edges (heaviest, then most recent) and a **+N more** box for the rest. Arrows or "
         "**tab** move between boxes; **enter** opens a node (on **+N more**: shows more); "
-        "**space** expands or collapses a node; **d** switches depth 1/2; **c** centres the "
-        "drawing on the selected node."
+        "**space** expands or collapses a node (on the centre: draws more of its edges); "
+        "**d** switches depth 1/2; **c** centres the drawing on the selected node."
     )
     BINDINGS = bindings_for("graph")
     DEFAULT_CSS = """
@@ -124,6 +124,15 @@ class GraphScreen(Screen[None]):
             return
         if box.kind == "more":
             self._show_more(box)
+            return
+        if box.node == hood.centre:
+            # The centre is always open: collapsing it would leave one box and no
+            # way back, so space draws more of its edges, as its +N more box does.
+            centre = hood.nodes[box.node]
+            if centre.hidden:
+                self._show_more(box)
+            else:
+                self.notify(f"Every edge of {centre.label} is drawn.", timeout=3)
             return
         is_open = hood.nodes[box.node].expanded
         self.view = self.view.toggled(box.node, is_open=is_open)

@@ -3,7 +3,6 @@ will change (read-only), then, on confirm, the engine's import in a worker."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,12 +15,9 @@ from textual.widgets import Button, DataTable, Input, Static
 from textual.worker import Worker
 
 from memexplorer.app_commands import bindings_for
-from memexplorer.engine.exceptions import ImportDataError, MemoryError
-from memexplorer.engine.graphdb import identifier
-from memexplorer.engine.hierarchical_transfer import validate_export
+from memexplorer.engine.exceptions import MemoryError
 from memexplorer.engine.progress import OperationCancelled, TaskControl
 from memexplorer.engine.transfer import (
-    MAX_IMPORT_BYTES,
     ImportResult,
     hierarchical_store_path,
     import_agent_store,
@@ -30,49 +26,9 @@ from memexplorer.widgets.path_suggester import PathSuggester
 from memexplorer.widgets.task_progress import TaskProgress
 
 from .error_modal import report_failed_worker
+from .import_preview import NODE_TABLES, ImportPreview, read_preview
 
-#: The file's node lists and the table (keyed by memory_id) each goes into.
-_NODE_TABLES = {"semantic_nodes": "SemanticMemory", "episodic_nodes": "EpisodicMemory"}
-
-
-@dataclass(frozen=True)
-class ImportPreview:
-    """What a file holds (rows per list) and which of its ids the store has already."""
-
-    source: Path
-    counts: dict[str, int]
-    existing: dict[str, int]
-    store_counts: dict[str, int]
-
-
-def read_preview(source: Path, graph, agent: str) -> ImportPreview:  # type: ignore[no-untyped-def]
-    """Parse and check the file as the import will, then look its ids up, read-only
-    (``graph`` None: the import makes a new store, which holds nothing yet)."""
-    if source.stat().st_size > MAX_IMPORT_BYTES:
-        raise ImportDataError(f"{source} is over the import cap of 500 MB; not read")
-    try:
-        data = json.loads(source.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ImportDataError(f"{source} is not a JSON export ({exc})") from None
-    doc = validate_export(data)
-    counts = {name: len(rows) for name, rows in doc.items()}
-    existing, store_counts = {}, {}
-    for name, table in _NODE_TABLES.items():
-        if graph is None:
-            existing[table] = store_counts[table] = 0
-            continue
-        ids = [row["memory_id"] for row in doc.get(name, [])]
-        found = graph.rows(
-            f"MATCH (n:{identifier(table)}) WHERE n.memory_id IN $ids RETURN count(n)",
-            {"ids": ids},
-        )
-        existing[table] = int(found[0][0])
-        mine = graph.rows(
-            f"MATCH (n:{identifier(table)}) WHERE n.agent_id = $agent RETURN count(n)",
-            {"agent": agent},
-        )
-        store_counts[table] = int(mine[0][0])
-    return ImportPreview(source, counts, existing, store_counts)
+_NO_FILE = "Type a JSON export's path; enter previews it. Nothing is written until you import."
 
 
 class ImportModal(ModalScreen[ImportResult | None]):
@@ -111,6 +67,11 @@ class ImportModal(ModalScreen[ImportResult | None]):
     class Previewed(Message):
         modal: ImportModal
         preview: ImportPreview
+
+    @dataclass
+    class PreviewFailed(Message):
+        modal: ImportModal
+        text: str
 
     @dataclass
     class Imported(Message):
@@ -170,16 +131,35 @@ class ImportModal(ModalScreen[ImportResult | None]):
                 store = hierarchical_store_path(name, home=self.home)
             except MemoryError as error:
                 self.agent = ""
-                self.preview = None
-                self.query_one("#confirm", Button).disabled = True
+                self._forget_preview(f"Nothing to import into: {error.message}")
                 self.query_one("#store", Static).update(error.message)
                 return
             self.agent, self.store = name, store
         self.query_one("#store", Static).update(self._store_line())
-        if self.preview is not None:
-            self.action_preview()  # what is there already depends on the store
+        # What is there already, and the summary, depend on the store: preview again.
+        self._forget_preview(_NO_FILE)
+        self.action_preview(quiet=True)
 
-    def action_preview(self) -> None:
+    @on(Input.Changed, "#source")
+    def source_changed(self, event: Input.Changed) -> None:
+        """A new path: the old preview no longer holds; an existing file is read now."""
+        if self.running:
+            return
+        path = Path(event.value.strip()).expanduser()
+        if event.value.strip() and path.is_file():
+            self.action_preview(quiet=True)
+        else:
+            self._forget_preview(_NO_FILE)
+
+    def _forget_preview(self, note: str) -> None:
+        self.preview = None
+        self.query_one("#confirm", Button).disabled = True
+        self.query_one("#counts", DataTable).clear()
+        self.query_one("#change", Static).update(note)
+
+    def action_preview(self, quiet: bool = False) -> None:
+        """Read the file and the store (enter, ctrl+o, or a changed field: ``quiet``,
+        whose errors show in the summary line rather than in the error modal)."""
         text = self.query_one("#source", Input).value.strip()
         if not text or self.running or not self.agent:
             return
@@ -188,18 +168,28 @@ class ImportModal(ModalScreen[ImportResult | None]):
         self.query_one("#change", Static).update("Reading the file…")
         graph = (self.app.browsers.get(self.store).graph  # type: ignore[attr-defined]
                  if self.store.exists() else None)  # fmt: skip
-        self.load_preview(Path(text).expanduser(), graph)
+        self.load_preview(Path(text).expanduser(), graph, quiet)
 
     @work(thread=True, exclusive=True, group="import-preview", exit_on_error=False)
-    def load_preview(self, source: Path, graph) -> None:  # type: ignore[no-untyped-def]
-        self.post_message(self.Previewed(self, read_preview(source, graph, self.agent)))
+    def load_preview(self, source: Path, graph, quiet: bool) -> None:  # type: ignore[no-untyped-def]
+        try:
+            preview = read_preview(source, graph, self.agent)
+        except MemoryError as error:
+            if not quiet:
+                raise
+            self.post_message(self.PreviewFailed(self, f"{error.title}: {error.message}"))
+            return
+        self.post_message(self.Previewed(self, preview))
+
+    def on_import_modal_preview_failed(self, message: PreviewFailed) -> None:
+        self._forget_preview(message.text)
 
     def on_import_modal_previewed(self, message: Previewed) -> None:
         self.preview = preview = message.preview
         table = self.query_one("#counts", DataTable)
         table.clear()
         for name, count in preview.counts.items():
-            there = preview.existing.get(_NODE_TABLES.get(name, ""), None)
+            there = preview.existing.get(NODE_TABLES.get(name, ""), None)
             table.add_row(name, f"{count:,}", "" if there is None else f"{there:,}")
         self.query_one("#confirm", Button).disabled = False
         self._describe_change()
@@ -208,9 +198,9 @@ class ImportModal(ModalScreen[ImportResult | None]):
         preview = self.preview
         if preview is None:
             return
-        semantic, episodic = (preview.store_counts[t] for t in _NODE_TABLES.values())
+        semantic, episodic = (preview.store_counts[t] for t in NODE_TABLES.values())
         there = sum(preview.existing.values())
-        incoming = sum(preview.counts.get(n, 0) for n in _NODE_TABLES)
+        incoming = sum(preview.counts.get(n, 0) for n in NODE_TABLES)
         if not self.store.exists():
             text = (f"NEW: {self.agent} gets the file's {incoming:,} nodes and their edges "
                     "in a new store.")  # fmt: skip
@@ -273,7 +263,10 @@ class ImportModal(ModalScreen[ImportResult | None]):
             self.query_one("#change", Static).update("Cancelling…")
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if report_failed_worker(event) and event.worker.group == "import":
+        failed = report_failed_worker(event)
+        if failed and event.worker.group == "import-preview":
+            self._forget_preview("The file could not be previewed (see the error).")
+        if failed and event.worker.group == "import":
             cancelled = isinstance(event.worker.error, OperationCancelled)
             self.control = None
             self._lock_inputs(False)

@@ -27,6 +27,9 @@ from .query_screen import QueryScreen
 from .value_modal import ValueModal
 from .writing_modal import WritingToggle
 
+#: The narrowest the stores pane and the table get when the split is moved.
+TREE_MIN, TABLE_MIN = 16, 24
+
 
 class MainScreen(OperatorActions, WritingToggle):
     """Browse every store under the folder the app was opened on."""
@@ -38,7 +41,8 @@ class MainScreen(OperatorActions, WritingToggle):
     )
     BINDINGS = bindings_for("main")
     DEFAULT_CSS = """
-    MainScreen #stores { width: 50; border-right: vkey $primary-darken-2; }
+    MainScreen #stores { width: 36%; min-width: 20; max-width: 60;
+                         border-right: vkey $primary-darken-2; }
     MainScreen #table { width: 1fr; }
     """
 
@@ -93,6 +97,16 @@ class MainScreen(OperatorActions, WritingToggle):
             browser = self.app.browsers.get(source.browser.path)  # type: ignore[attr-defined]
             self.table.source = TableSource(browser, source.agent, source.table)
             self.table.load(self.table.page_query)
+
+    def action_resize_tree(self, step: int) -> None:
+        """Widen (or narrow) the stores pane by ``step`` columns; the table keeps at
+        least 24 and the tree at least 16."""
+        tree = self.query_one(StoresTree)
+        wanted = tree.outer_size.width + step
+        width = max(TREE_MIN, min(wanted, self.size.width - TABLE_MIN))
+        tree.styles.width = width
+        tree.styles.min_width = width  # the stylesheet's bounds give way to the operator's
+        tree.styles.max_width = width
 
     def action_focus_tree(self) -> None:
         self.query_one(StoresTree).focus()

@@ -20,11 +20,12 @@ from memexplorer.engine.backups import BackupRecord, RestoreResult, restore_back
 from memexplorer.engine.catalog import StoreEntry
 from memexplorer.engine.clean import CleanResult, clean_target
 from memexplorer.engine.clean_selection import Selection
+from memexplorer.engine.store_home import HOME_MARKERS, home_of_store
 from memexplorer.engine.transfer import ExportResult, ImportResult
 from memexplorer.session_mode import write_action
 from memexplorer.widgets.node_table import NodeTable, TableSource
 from memexplorer.widgets.stores_tree import AgentItem, StoreItem, StoresTree, TableItem
-from memexplorer.wording import restored_summary
+from memexplorer.wording import restored_summary, rows_and_edges
 
 from .backups_screen import BackupsScreen
 from .clean_modal import CleanModal
@@ -34,24 +35,16 @@ from .import_modal import ImportModal, import_summary
 
 #: How long the "Undo" of a clean is offered (the notification's lifetime), seconds.
 UNDO_SECONDS = 20.0
-_HOME_MARKERS = ("hierarchical_memory", "memory", "backups", "memory.db", "memory_graph.db")
 
 
 def operator_home(root: Path, store: Path | None) -> Path:
     """Where backups go: the app's root when it is an amplihack home, else the home
-    above the store (the folder holding ``hierarchical_memory`` or ``memory``)."""
+    above the store (as the CLI finds it: :func:`home_of_store`)."""
     if root.is_dir() and (root.name == ".amplihack" or any(
-        (root / name).exists() for name in _HOME_MARKERS
+        (root / name).exists() for name in HOME_MARKERS
     )):  # fmt: skip
         return root
-    if store is not None:
-        for parent in store.parents:
-            if parent.name in ("hierarchical_memory", "memory"):
-                return parent.parent
-            if parent.name == ".amplihack":
-                return parent
-        return store.parent
-    return root
+    return home_of_store(store) if store is not None else root
 
 
 @dataclass
@@ -186,7 +179,7 @@ class OperatorActions(Screen[None]):
             return
         self._undo = (result.backup, time.monotonic() + UNDO_SECONDS)
         self.notify(
-            f"Deleted {removed.rows:,} rows and {removed.edge_count:,} edges. "
+            f"Deleted {rows_and_edges(removed.rows, removed.edge_count)}. "
             f"Press u to undo (backup {result.backup.path.name}).",
             title="Cleaned", timeout=UNDO_SECONDS,
         )  # fmt: skip
@@ -212,7 +205,7 @@ class OperatorActions(Screen[None]):
         result = message.result
         self.reload_after_write()
         summary = restored_summary(result.restored, result.already_there, result.store.name,
-                                   result.whole_store)  # fmt: skip
+                                   result.whole_store, result.edges)  # fmt: skip
         self.notify(summary, title="Undone")
 
     def action_backups(self) -> None:

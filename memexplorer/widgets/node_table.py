@@ -23,6 +23,7 @@ from memexplorer.engine.stored_json import stored_json_text
 from memexplorer.screens.error_modal import report_failed_worker
 
 #: Cells show at most this many characters; ``v`` opens the whole value.
+MIN_CELL_WIDTH = 10
 MAX_CELL_WIDTH = 40
 PAGE_SIZE = 100
 
@@ -135,7 +136,7 @@ class NodeTable(Vertical):
         if message.page.data.num_rows:
             grid = DataTable(
                 data=message.page.data,
-                max_column_content_width=MAX_CELL_WIDTH,
+                max_column_content_width=self._cell_width(),
                 cursor_type="cell",
                 id="grid",
             )
@@ -264,6 +265,11 @@ class NodeTable(Vertical):
     def on_data_table_cell_selected(self, event: DataTable.CellSelected) -> None:
         event.stop()
         self.open_cursor_row()
+
+    def _cell_width(self) -> int:
+        """Cells fit the pane: at least three columns show in a narrow window (long
+        ids are cut there; v shows a whole value), up to MAX_CELL_WIDTH when wide."""
+        return min(MAX_CELL_WIDTH, max(MIN_CELL_WIDTH, self.size.width // 3 - 2))
 
     def _grid(self) -> DataTable | None:
         grids = self.query("#grid").results(DataTable)

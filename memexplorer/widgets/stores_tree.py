@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from textual.worker import Worker
 from memexplorer.engine.browse import TableInfo
 from memexplorer.engine.catalog import StoreEntry, list_stores
 from memexplorer.screens.error_modal import report_failed_worker
-from memexplorer.wording import counted
+from memexplorer.wording import counted, distinct_places
 
 _KIND_STYLE = {"hierarchical": "cyan", "cognitive": "magenta", "experience": "yellow",
                "flat": "green"}  # fmt: skip
@@ -45,13 +46,18 @@ class TableItem:
 TreeData = StoreItem | AgentItem | TableItem | None
 
 
-def store_label(entry: StoreEntry, root: Path) -> Text:
-    """The store's place under the root (its last two parts), kind, engine and version."""
-    try:
-        parts = entry.path.relative_to(root).parts or (entry.path.name,)
-    except ValueError:
-        parts = entry.path.parts
-    label = Text("/".join(parts[-2:]), style="bold")
+def _entry_path(node: TreeNode[TreeData]) -> Path | None:
+    return node.data.entry.path if isinstance(node.data, StoreItem) else None
+
+
+def _table_name(node: TreeNode[TreeData]) -> str | None:
+    return node.data.table.name if isinstance(node.data, TableItem) else None
+
+
+def store_label(entry: StoreEntry, root: Path, place: str | None = None) -> Text:
+    """The store's place under the root (see :func:`distinct_places`), kind, engine
+    and version."""
+    label = Text(place or distinct_places([entry.path], root)[0], style="bold")
     fmt = entry.format
     version = f" {fmt.storage_version}" if fmt.storage_version else ""
     if entry.state == "ok":
@@ -103,6 +109,9 @@ class StoresTree(Tree[TreeData]):
     class StoresLoaded(Message):
         tree: StoresTree
         entries: list[StoreEntry]
+        #: When the listing began (time.monotonic): changes noticed after it may
+        #: not be in what it read.
+        started: float = 0.0
 
     @dataclass
     class TablesLoaded(Message):
@@ -117,20 +126,36 @@ class StoresTree(Tree[TreeData]):
         self.guide_depth = 3
         self.entries: list[StoreEntry] = []
         self._loaded: set[int] = set()
+        #: Where the cursor was before a reload: (store, agent, table), to go back to.
+        self._return_to: tuple[Path, str | None, str | None] | None = None
 
     def on_mount(self) -> None:
         self.reload()
 
+    def _cursor_place(self) -> tuple[Path, str | None, str | None] | None:
+        node = self.cursor_node
+        item = node.data if node is not None else None
+        if isinstance(item, TableItem):
+            return item.entry.path, item.agent, item.table.name
+        if isinstance(item, AgentItem):
+            return item.entry.path, item.agent, None
+        if isinstance(item, StoreItem):
+            return item.entry.path, None, None
+        return self._return_to  # a reload before the last one finished: keep its aim
+
     def reload(self) -> None:
+        """List the stores again; the cursor comes back to the store, agent and table
+        it was on (a switch to writing, an undo or a restore must not move it)."""
+        self._return_to = self._cursor_place()
         self._loaded.clear()
         self.clear()
         self.root.add_leaf(Text("looking for stores…", style="dim italic"))
-        self.load_stores()
+        self.load_stores(time.monotonic())  # asked now: the worker may start later
 
     @work(thread=True, exclusive=True, group="stores", exit_on_error=False)
-    def load_stores(self) -> None:
+    def load_stores(self, started: float) -> None:
         entries = list_stores(self.root_path)
-        self.post_message(self.StoresLoaded(self, entries))
+        self.post_message(self.StoresLoaded(self, entries, started))
 
     def on_stores_tree_stores_loaded(self, message: StoresLoaded) -> None:
         self.entries = message.entries
@@ -138,8 +163,9 @@ class StoresTree(Tree[TreeData]):
         if not message.entries:
             self.root.add_leaf(Text(f"no memory stores under {self.root_path}", style="dim"))
             return
-        for entry in message.entries:
-            node = self.root.add(store_label(entry, self.root_path), StoreItem(entry))
+        places = distinct_places([entry.path for entry in message.entries], self.root_path)
+        for entry, place in zip(message.entries, places, strict=True):
+            node = self.root.add(store_label(entry, self.root_path, place), StoreItem(entry))
             # Rel tables are named in capitals (SIMILAR_TO); the rest hold records.
             node_tables = {t for counts in entry.agents.values() for t in counts if not t.isupper()}
             for agent, counts in sorted(entry.agents.items()):
@@ -149,7 +175,28 @@ class StoresTree(Tree[TreeData]):
                 child = node.add(Text("all rows", style="bold"), AgentItem(entry, ""))
                 child.add_leaf(Text("loading…", style="dim italic"))
             node.expand()
-        self.move_cursor(self.root.children[0])
+        # A new node has no line until the tree is laid out again: move after that.
+        self.call_after_refresh(self.move_cursor, self._returned_node() or self.root.children[0])
+
+    def _returned_node(self) -> TreeNode[TreeData] | None:
+        """The node of the store and agent the cursor was on before the reload; its
+        agent is expanded again when the cursor was on one of its tables."""
+        if self._return_to is None:
+            return None
+        path, agent, table = self._return_to
+        store = next((n for n in self.root.children if _entry_path(n) == path), None)
+        if store is None or agent is None:
+            self._return_to = None
+            return store
+        child = next(
+            (n for n in store.children if isinstance(n.data, AgentItem) and n.data.agent == agent),
+            None,
+        )
+        if child is None or table is None:
+            self._return_to = None
+            return child or store
+        child.expand()  # its tables load in a worker; the cursor moves on when they come
+        return child
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if report_failed_worker(event) and event.worker.group == "stores":
@@ -173,6 +220,12 @@ class StoresTree(Tree[TreeData]):
         node.remove_children()
         for table in message.tables:
             node.add_leaf(table_label(table), TableItem(item.entry, item.agent, table))
+        if self._return_to is not None and self._return_to[:2] == (item.entry.path, item.agent):
+            wanted = self._return_to[2]
+            self._return_to = None
+            leaf = next((n for n in node.children if _table_name(n) == wanted), None)
+            if leaf is not None:
+                self.call_after_refresh(self.move_cursor, leaf)
 
     def on_tree_node_selected(self, event: Tree.NodeSelected[TreeData]) -> None:
         item = event.node.data

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import time
+
 from conftest import SIZE, settle
 from store_helpers import checksums
 from textual.widgets import TextArea
@@ -71,3 +74,39 @@ async def test_escape_closes_when_idle(home):
         await pilot.press("escape")
         await settle(pilot)
         assert not isinstance(app.screen, ConsoleScreen)
+
+
+def _rss_mb() -> float:
+    with open(f"/proc/{os.getpid()}/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 1e6
+
+
+async def test_escape_stops_a_runaway_query_and_the_switch_works_after(home):
+    """`UNWIND range(1,2000000000)`: escape used to say "stopped" while kuzu built
+    the list on (the app grew to 8.6 GB) and the next writing switch hung."""
+    app = create_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _console(pilot)
+        await _run(pilot, screen, "MATCH (n:SemanticMemory) RETURN count(n) AS facts")
+        assert screen.result is not None
+        before = _rss_mb()
+        screen.query_one(TextArea).text = "UNWIND range(1, 2000000000) AS x RETURN x"
+        await pilot.press("ctrl+r")
+        deadline = time.monotonic() + 15
+        while screen.query_process is None or screen.query_process._process is None:
+            assert time.monotonic() < deadline, "the query's process never started"
+            await pilot.pause(0.05)
+        await pilot.pause(0.5)  # it builds its list in the child meanwhile
+        started = time.monotonic()
+        await pilot.press("escape")
+        await settle(pilot)
+        assert time.monotonic() - started < 1.0
+        assert str(screen.query_one("#status").render()) == "stopped"
+        assert screen.result is None and not screen.query("#grid")  # no stale rows under it
+        assert _rss_mb() < before * 1.5
+        await pilot.press("escape")  # idle now: closes the console
+        await settle(pilot)
+        assert not isinstance(app.screen, ConsoleScreen)
+        await pilot.press("w", "y")
+        await settle(pilot)
+        assert app.browsers.writing(home / OPS)

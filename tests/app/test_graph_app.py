@@ -127,6 +127,29 @@ async def test_moving_opening_expanding_depth_and_centre(hub_app):
         assert not isinstance(app.screen, GraphScreen)
 
 
+async def test_space_on_the_centre_expands_and_down_leaves_it(hub_app):
+    """The centre never collapses to one box: space draws twelve more of its edges;
+    from the centre, down and up reach the boxes below and above it."""
+    app, ref = hub_app
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.push_screen(GraphScreen(ref))
+        await settle(pilot)
+        graph = _graph(app)
+        assert graph.selected == 0 and graph.hood.nodes[graph.hood.centre].hidden == HUB_EDGES - 12
+        await pilot.press("space")
+        await settle(pilot)
+        centre = graph.hood.nodes[graph.hood.centre]
+        assert centre.expanded and centre.hidden == HUB_EDGES - 24
+        assert len(graph.drawing.boxes) == 1 + 24 + 1
+        assert graph.selected == 0
+        middle = graph.selected_box.middle
+        await pilot.press("down")
+        assert graph.selected_box.middle > middle and graph.selected_box.parent == 0
+        await pilot.press("left", "up")
+        assert graph.selected_box.middle < middle and graph.selected_box.parent == 0
+
+
 async def test_help_and_palette_list_the_graph_keys(hub_app):
     app, ref = hub_app
     async with app.run_test(size=SIZE) as pilot:

@@ -98,7 +98,12 @@ def test_selection_steps(reader):
     assert drawing.boxes[below].column == drawing.boxes[first].column
     assert drawing.boxes[below].y > drawing.boxes[first].y
     assert drawing.step(below, "up") == first
-    assert drawing.step(centre, "up") == centre
+    assert drawing.step(centre, "left") == centre  # nothing lies left of the centre
+    # The centre sits between its children: up and down reach the nearest of them.
+    for direction, ahead in (("down", 1), ("up", -1)):
+        reached = drawing.boxes[drawing.step(centre, direction)]
+        assert (reached.middle - drawing.boxes[centre].middle) * ahead > 0
+        assert reached.column == 1 and reached.parent == centre
     order = [centre]
     for _ in drawing.boxes:
         order.append(drawing.step(order[-1], "next"))

@@ -156,3 +156,23 @@ async def test_reload_with_nothing_changed_says_so(home: Path):
         await pilot.press("R")
         await settle(pilot)
         assert "No store changed on disk since it was loaded" in _notices(app)
+
+
+async def test_a_change_noticed_while_the_stores_are_listed_is_still_offered(home: Path):
+    """The notice said "changed on disk — R to reload" and R then said nothing changed:
+    a listing that began before the change cleared it when it finished."""
+    store = home / "hierarchical_memory" / "ops-agent" / "kuzu_db"
+    app = create_app(home, watch_interval=3600)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        tree = app.screen.query_one(StoresTree)
+        tree.reload()  # a listing begins (as ctrl+r or a write's reload start one)…
+        _add_semantic_fact(store)  # …an agent writes meanwhile…
+        app.check_stores()  # …and the change is noticed before the listing is in
+        assert app.changed_stores == [store]
+        await settle(pilot)
+        assert app.changed_stores == [store]  # the listing that finished kept it
+        await pilot.press("R")
+        await settle(pilot)
+        assert "No store changed on disk since it was loaded" not in _notices(app)
+        assert str(_store_node(app, store).children[0].label) == "ops-agent  107 records"

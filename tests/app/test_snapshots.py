@@ -39,3 +39,15 @@ def test_error_modal(snap_compare, snapshot_home):
     missing = snapshot_home.parent / "no-such-folder"
     app = create_app(missing)
     assert snap_compare(app, terminal_size=SIZE, run_before=keys(failures=(StoreNotFoundError,)))
+
+
+def test_main_screen_with_a_table_at_80x24(snap_compare, snapshot_home):
+    """At 80×24 the stores pane leaves the table at least three columns (it was a fixed
+    50 columns, leaving the table about one)."""
+    app = create_app(snapshot_home)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=keys(*OPEN_FACTS))
+
+
+def test_main_screen_with_a_table_at_200x50(snap_compare, snapshot_home):
+    app = create_app(snapshot_home)
+    assert snap_compare(app, terminal_size=(200, 50), run_before=keys(*OPEN_FACTS))

@@ -171,3 +171,68 @@ async def test_import_into_a_new_agent_makes_its_store(home, tmp_path):
                                                      home=home).counts))  # fmt: skip
     assert after["SemanticMemory"] == len(before["semantic_nodes"])
     assert checksums(_ops(home).parent) == ops_sums
+
+
+async def test_import_dialog_previews_again_on_every_field_change(home, tmp_path):
+    """After a preview, another agent name re-previews (the old summary stayed, and
+    ctrl+s did nothing until the file was entered again); a bad name clears it."""
+    source = tmp_path / "ops.json"
+    before = _export(home, source)
+    incoming = len(before["semantic_nodes"]) + len(before["episodic_nodes"])
+    app = create_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("i")
+        await settle(pilot)
+        modal = app.screen
+        await _set(pilot, app, "#source", str(source))
+        await settle(pilot)
+        assert modal.preview is not None and "REPLACE" in str(modal.query_one("#change").render())
+        await _set(pilot, app, "#agent", "o")
+        await settle(pilot)
+        summary = str(modal.query_one("#change").render())
+        assert summary.startswith(f"NEW: o gets the file's {incoming:,} nodes")
+        await _set(pilot, app, "#agent", "bad name/")
+        await settle(pilot)
+        assert modal.preview is None and modal.query_one("#confirm").disabled
+        assert "NEW" not in str(modal.query_one("#change").render())
+        await _set(pilot, app, "#agent", "fresh-agent")
+        await settle(pilot)
+        assert str(modal.query_one("#change").render()).startswith("NEW: fresh-agent gets")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen)
+    assert (home / "hierarchical_memory" / "fresh-agent").exists()
+
+
+async def test_a_missing_import_file_says_so_as_the_cli_does(home, tmp_path):
+    app = create_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("i")
+        await settle(pilot)
+        await _set(pilot, app, "#source", str(tmp_path / "nowhere.json"))
+        await pilot.press("enter")
+        await settle(pilot)
+        assert type(app.screen).__name__ == "ErrorModal"
+        assert "No such file to import" in app.screen.message
+        assert "bug" not in app.screen.message
+
+
+async def test_the_chosen_export_format_reads_without_colour(home):
+    from memexplorer.widgets.marked_radio import MarkedRadioButton
+
+    app = create_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("e")
+        await settle(pilot)
+        json_button, raw_button = app.screen.query(MarkedRadioButton)
+
+        def marks() -> tuple[str, str]:
+            return tuple(b.render().plain.lstrip("▐")[0] for b in (json_button, raw_button))
+
+        assert marks() == ("●", "○")
+        raw_button.value = True
+        await pilot.pause()
+        assert marks() == ("○", "●")

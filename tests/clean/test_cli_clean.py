@@ -180,3 +180,36 @@ def test_help_explains_the_pattern(capsys):
         main(["clean", "--help"])
     out = capsys.readouterr().out
     assert "session ids" in out and "concepts" in out and "--no-dry-run" in out
+
+
+def test_backups_belong_to_the_stores_home_and_the_undo_runs_as_printed(reference_stores, tmp_path):
+    """`clean --store P` without --home put its backup in ~/.amplihack/backups, which
+    neither `backups --home` nor the app (looking in P's home) listed; the printed
+    undo asked for a terminal. Run as a script would: no terminal, HOME elsewhere."""
+    import os
+    import shlex
+    import subprocess
+    import sys
+
+    store = reference_stores / EXP_SQLITE
+    home = reference_stores / "home/.amplihack"
+    env = {**os.environ, "HOME": str(tmp_path / "elsewhere")}
+    before = dump_store(store)
+
+    def cli(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "memexplorer", *args], env=env,
+                              stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                              timeout=120)  # fmt: skip
+
+    cleaned = cli("clean", "failure", "--store", str(store), "--no-dry-run", "--yes")
+    assert cleaned.returncode == 0, cleaned.stderr
+    assert dump_store(store) != before
+    assert not (tmp_path / "elsewhere" / ".amplihack").exists()
+    listed = json.loads(cli("backups", "--home", str(home), "--json").stdout)
+    assert len(listed) == 1 and listed[0]["store"] == str(store)
+    undo = next(line for line in cleaned.stdout.splitlines() if line.startswith("undo with: "))
+    command = shlex.split(undo.removeprefix("undo with: "))
+    assert command[:2] == ["memexplorer", "restore"]
+    restored = cli(*command[1:])
+    assert restored.returncode == 0, restored.stderr
+    assert dump_store(store) == before

@@ -649,3 +649,27 @@ def test_backend_validates_custom_queries():
         backend.validate_custom_query("DELETE FROM experiences")
     with pytest.raises(QueryCostExceededError, match=r"exceeds limit \(20\)"):
         backend.validate_custom_query("SELECT * FROM experiences")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Use the password reset page", [("password", "low")]),
+        ("password: hunter2x", [("password", "high")]),
+        ('{"api_key": "zz1234abcd"}', [("api_key", "high")]),
+        ("the token expired yesterday", [("token", "low")]),
+        ("AWS_ACCESS_KEY_ID=AKIAABCDEFGHIJKLMNOP", [("aws_key", "high")]),
+        ("secret sauce", [("secret", "low")]),
+        ("pwd=abc", [("password", "high")]),
+    ],
+)
+def test_findings_carry_a_confidence(text, expected):
+    assert [(f.kind, f.confidence) for f in find_secrets(text)] == expected
+
+
+def test_scrub_without_low_keeps_prose_and_takes_keys():
+    scrubber = CredentialScrubber()
+    text = "reset the password page; key AKIAABCDEFGHIJKLMNOP"
+    scrubbed, changed = scrubber.scrub_text(text, include_low=False)
+    assert changed and scrubbed == "reset the password page; key [REDACTED]"
+    assert scrubber.scrub_text(text)[0] == "reset the password [REDACTED] key [REDACTED]"

@@ -1,0 +1,65 @@
+"""What an import will do, read before anything is written: the rows per list of the
+file and how many of its ids the agent's store already holds."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from memexplorer.engine.exceptions import ImportDataError, StoreNotFoundError
+from memexplorer.engine.graphdb import identifier
+from memexplorer.engine.hierarchical_transfer import validate_export
+from memexplorer.engine.transfer import MAX_IMPORT_BYTES
+
+__all__ = ["NODE_TABLES", "ImportPreview", "read_preview"]
+
+#: The file's node lists and the table (keyed by memory_id) each goes into.
+NODE_TABLES = {"semantic_nodes": "SemanticMemory", "episodic_nodes": "EpisodicMemory"}
+
+
+@dataclass(frozen=True)
+class ImportPreview:
+    """What a file holds (rows per list) and which of its ids the store has already."""
+
+    source: Path
+    counts: dict[str, int]
+    existing: dict[str, int]
+    store_counts: dict[str, int]
+
+
+def read_preview(source: Path, graph, agent: str) -> ImportPreview:  # type: ignore[no-untyped-def]
+    """Parse and check the file as the import will, then look its ids up, read-only
+    (``graph`` None: the import makes a new store, which holds nothing yet). A file
+    that is missing or cannot be read gets the same clear error the CLI gives."""
+    if not source.exists():
+        raise StoreNotFoundError(source, "No such file to import")
+    if not source.is_file():
+        raise ImportDataError(f"{source} is not a file", hint="Give a JSON export file.")
+    try:
+        if source.stat().st_size > MAX_IMPORT_BYTES:
+            raise ImportDataError(f"{source} is over the import cap of 500 MB; not read")
+        data = json.loads(source.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ImportDataError(f"{source} cannot be read: {exc.strerror}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        raise ImportDataError(f"{source} is not a JSON export ({exc})") from None
+    doc = validate_export(data)
+    counts = {name: len(rows) for name, rows in doc.items()}
+    existing, store_counts = {}, {}
+    for name, table in NODE_TABLES.items():
+        if graph is None:
+            existing[table] = store_counts[table] = 0
+            continue
+        ids = [row["memory_id"] for row in doc.get(name, [])]
+        found = graph.rows(
+            f"MATCH (n:{identifier(table)}) WHERE n.memory_id IN $ids RETURN count(n)",
+            {"ids": ids},
+        )
+        existing[table] = int(found[0][0])
+        mine = graph.rows(
+            f"MATCH (n:{identifier(table)}) WHERE n.agent_id = $agent RETURN count(n)",
+            {"agent": agent},
+        )
+        store_counts[table] = int(mine[0][0])
+    return ImportPreview(source, counts, existing, store_counts)
