@@ -58,7 +58,8 @@ def chain_title(chain: TemporalChain) -> Text:
     title = Text(chain.concept or "(no concept)", style="bold")
     if chain.entity:
         title.append(f"  entity {chain.entity}", style="cyan")
-    title.append(f"\n{len(chain.steps)} facts · {chain.stored_edges} stored chain edges, "
+    facts = counted(len(chain.steps), "fact")
+    title.append(f"\n{facts} · {chain.stored_edges} stored chain edges, "
                  f"{reduced} after transitive reduction", style="dim")  # fmt: skip
     for cycle in chain.cycles:
         title.append("\n↻ cycle: " + " → ".join(step[:8] for step in [*cycle, cycle[0]]),

@@ -98,7 +98,8 @@ class GraphScreen(Screen[None]):
             selected.append(node.table, style=f"bold {table_style(node.table)}")
             selected.append(f" {node.key}  ", style="dim")
             if node.expanded:
-                selected.append(f"{node.degree:,} edges, {node.hidden:,} not drawn  ", style="dim")
+                selected.append(f"{counted(node.degree, 'edge')}, {node.hidden:,} not drawn  ",
+                               style="dim")  # fmt: skip
             selected.append(node.label)
         for text in (line, selected):
             text.no_wrap, text.overflow = True, "ellipsis"

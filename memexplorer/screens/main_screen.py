@@ -41,7 +41,7 @@ class MainScreen(OperatorActions, WritingToggle):
     )
     BINDINGS = bindings_for("main")
     DEFAULT_CSS = """
-    MainScreen #stores { width: 36%; min-width: 20; max-width: 60;
+    MainScreen #stores { width: 40%; min-width: 20; max-width: 60;
                          border-right: vkey $primary-darken-2; }
     MainScreen #table { width: 1fr; }
     """

@@ -27,6 +27,7 @@ from memexplorer.query_history import HistoryEntry, QueryHistory
 from memexplorer.widgets.context_pane import ContextPane
 from memexplorer.widgets.history_list import HistoryList
 from memexplorer.widgets.query_results import QueryResults
+from memexplorer.wording import counted
 
 from .error_modal import report_failed_worker
 from .node_detail_screen import NodeRef
@@ -148,7 +149,9 @@ class QueryScreen(Screen[None]):
             return
         self.answer = message
         graph = message.subgraph
-        self.results.show(graph, f"{len(graph.nodes)} facts · {len(graph.edges)} edges")
+        self.results.show(
+            graph, f"{counted(len(graph.nodes), 'fact')} · {counted(len(graph.edges), 'edge')}"
+        )
         self._show_context()
         self.results.focus()
         if self._unsaved is not None:
