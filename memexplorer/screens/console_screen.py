@@ -59,6 +59,8 @@ class ConsoleScreen(ConsoleWrites):
         "list, narrowed to the queries holding the editor's words."
     )
     COMMAND_SCOPE = "console"
+    #: Typing goes here at once (the screen would focus its first input instead).
+    AUTO_FOCUS = "#editor"
     BINDINGS = bindings_for("console")
     DEFAULT_CSS = """
     ConsoleScreen #editor { height: 8; border: round $primary-darken-2; }

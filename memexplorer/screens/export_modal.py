@@ -45,6 +45,8 @@ class ExportModal(ModalScreen[ExportResult | None]):
         "without writing, or cancels a running export: the file is written whole or not at all."
     )
     COMMAND_SCOPE = "export"
+    #: Typing goes here at once (the screen would focus its first input instead).
+    AUTO_FOCUS = "#output"
     BINDINGS = bindings_for("export")
     DEFAULT_CSS = """
     ExportModal { align: center middle; }

@@ -47,6 +47,8 @@ class ImportModal(ModalScreen[ImportResult | None]):
         "so a cancelled import changes nothing."
     )
     COMMAND_SCOPE = "import"
+    #: Typing goes here at once (the screen would focus its first input instead).
+    AUTO_FOCUS = "#source"
     BINDINGS = bindings_for("import")
     DEFAULT_CSS = """
     ImportModal { align: center middle; }
