@@ -10,6 +10,7 @@ SQLite stores run in the app's process, stopped by the database's interrupt.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import signal
@@ -47,6 +48,12 @@ def _resident_mb(pid: int) -> float:
         return 0.0
 
 
+def _reap(process: subprocess.Popen[bytes]) -> None:
+    process.wait()
+    if process.stderr is not None:
+        process.stderr.close()
+
+
 def runs_in_a_process(browser: StoreBrowser) -> bool:
     """Whether a console query on ``browser`` runs in a child process: graph stores
     open read-only (a store in writing mode is locked by the app's own handle)."""
@@ -54,20 +61,46 @@ def runs_in_a_process(browser: StoreBrowser) -> bool:
 
 
 class QueryProcess:
-    """One read-only query in a child process; :meth:`stop` ends it from any thread."""
+    """One read-only query in a child process; :meth:`stop` ends it from any thread.
+
+    The child starts at once and opens the store while the operator is still
+    typing: made ahead of time, it answers without the start-up wait (~0.3 s)."""
 
     def __init__(self, browser: GraphBrowser, memory_mb: int = DEFAULT_MEMORY_MB) -> None:
         self.graph = browser.graph
         self.memory_mb = memory_mb
-        self._process: subprocess.Popen[bytes] | None = None
         self._stopped = threading.Event()
         self._too_big = threading.Event()
         self._lock = threading.Lock()
+        self._used = False
+        store = str(getattr(self.graph, "opened_path", self.graph.path))
+        self._process: subprocess.Popen[bytes] | None = subprocess.Popen(
+            [sys.executable, "-P", str(_CHILD), self.graph.engine, store],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,  # a terminal's ctrl+c goes to the app, not here
+        )
+        threading.Thread(target=self._watch, args=(self._process,), daemon=True).start()
+
+    @property
+    def fresh(self) -> bool:
+        """Not used yet and still running: ready for a query."""
+        return not self._used and self._process is not None and self._process.poll() is None
 
     def stop(self) -> None:
         """End the query now: the process is killed, the caller gets ConsoleStopped."""
         self._stopped.set()
         self._kill()
+
+    def discard(self) -> None:
+        """End a child that was started ahead of time and is no longer wanted (the
+        console closes, or its store switches to writing, which its handle blocks)."""
+        self.stop()
+        if self._process is not None and not self._used:
+            # Killed: it goes at once; should it not, the system reaps it later.
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self._process.wait(timeout=5)
 
     def _kill(self) -> None:
         with self._lock:
@@ -86,31 +119,37 @@ class QueryProcess:
     def rows(self, text: str, cap: int, timeout_s: float) -> tuple[list[str], list[Any], bool]:
         """Column names, at most ``cap`` rows and whether more were left, as
         ``GraphStore.rows_capped`` gives them; ConsoleStopped if stopped."""
-        request = {
-            "engine": self.graph.engine,
-            "path": str(getattr(self.graph, "opened_path", self.graph.path)),
-            "query": text,
-            "cap": cap,
-            "timeout_ms": int(timeout_s * 1000),
-        }
+        request = {"query": text, "cap": cap, "timeout_ms": int(timeout_s * 1000)}
         with self._lock:
             if self._stopped.is_set():
                 raise ConsoleStopped("The query was stopped before it started.")
-            self._process = subprocess.Popen(
-                [sys.executable, "-P", str(_CHILD)],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                start_new_session=True,  # a terminal's ctrl+c goes to the app, not here
-            )
+            if self._used:
+                raise RuntimeError("a QueryProcess answers one query")  # a caller's bug
+            self._used = True
         process = self._process
-        threading.Thread(target=self._watch, args=(process,), daemon=True).start()
-        out, err = process.communicate(pickle.dumps(request))
-        return self._answer(process.returncode, out, err, timeout_s)
+        assert process is not None
+        answer = self._exchange(process, pickle.dumps(request))
+        return self._answer(process, answer, timeout_s)
+
+    @staticmethod
+    def _exchange(process: subprocess.Popen[bytes], request: bytes) -> Any:
+        """Send the request; read the one answer as soon as it is written (the child
+        may take a moment more to exit); None when the child ended without one."""
+        assert process.stdin is not None and process.stdout is not None
+        try:
+            process.stdin.write(request)
+            process.stdin.close()
+            return pickle.load(process.stdout)
+        except (BrokenPipeError, EOFError, pickle.UnpicklingError):
+            return None
+        finally:
+            process.stdout.close()
 
     def _answer(
-        self, code: int, out: bytes, err: bytes, timeout_s: float
+        self, process: subprocess.Popen[bytes], answer: Any, timeout_s: float
     ) -> tuple[list[str], list[Any], bool]:
+        if self._stopped.is_set() or self._too_big.is_set():
+            _reap(process)  # killed: it is gone in a moment, its memory with it
         if self._stopped.is_set():
             raise ConsoleStopped("The query was stopped; its process has ended.")
         if self._too_big.is_set():
@@ -118,13 +157,16 @@ class QueryProcess:
                 f"The query used more than {self.memory_mb:,} MB and was stopped.",
                 hint="Add a LIMIT, or count with count(*) instead of returning rows.",
             )
-        if code != 0 or not out:
+        if answer is None:
+            code = process.wait()
+            err = process.stderr.read() if process.stderr is not None else b""
             how = f"signal {-code}" if code < 0 else f"exit status {code}"
             if code == -signal.SIGKILL:
                 how = "it was killed (out of memory?)"
             last = err.decode(errors="replace").strip().splitlines()[-1:] or ["no message"]
             raise QueryError(f"The query's process ended without an answer: {how}; {last[0]}")
-        answer = pickle.loads(out)
+        # The child exits on its own after answering; reap it without waiting here.
+        threading.Thread(target=_reap, args=(process,), daemon=True).start()
         if answer[0] == "error":
             message = answer[1]
             if "Interrupted" in message or "timeout" in message.lower():

@@ -91,6 +91,8 @@ class ConsoleScreen(ConsoleWrites):
         self.result: ConsoleResult | None = None
         #: The running query's own process (read-only graph stores), to stop it.
         self.query_process: QueryProcess | None = None
+        #: The next query's process, started ahead so it answers at once.
+        self.ready: QueryProcess | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -106,6 +108,7 @@ class ConsoleScreen(ConsoleWrites):
         self.show_mode()
         self.query_one("#editor", TextArea).focus()
         self.load_history()
+        self.get_ready()
 
     def show_mode(self) -> None:
         """Headers say whether this store is read-only or open for writing."""
@@ -116,6 +119,7 @@ class ConsoleScreen(ConsoleWrites):
 
     # -- writing mode (see console_writes.py) -----------------------------------------------
     def writing_target(self) -> tuple[Path, str] | None:
+        self.drop_ready()  # its read-only handle would keep the store from opening for writing
         return self.store, self.engine
 
     def writing_changed(self, store: Path) -> None:
@@ -145,7 +149,7 @@ class ConsoleScreen(ConsoleWrites):
     @work(thread=True, exclusive=True, group="console", exit_on_error=False)
     def execute(self, text: str) -> None:
         browser = self.app.browsers.get(self.store)  # type: ignore[attr-defined]
-        process = QueryProcess(browser) if runs_in_a_process(browser) else None
+        process = self._take_ready(browser)
         self.query_process = process
         try:
             result = run_console_query(browser, text, process=process)
@@ -153,7 +157,33 @@ class ConsoleScreen(ConsoleWrites):
             return  # escape ended it; the status already says so
         finally:
             self.query_process = None
+            self.get_ready(browser)
         self.post_message(self.Ran(result))
+
+    def get_ready(self, browser: object | None = None) -> None:
+        """Start the next query's process now, so it has opened the store by the time
+        the operator runs it (read-only graph stores only)."""
+        browser = browser or self.app.browsers.get(self.store)  # type: ignore[attr-defined]
+        if self.ready is None and runs_in_a_process(browser):  # type: ignore[arg-type]
+            self.ready = QueryProcess(browser)  # type: ignore[arg-type]
+
+    def _take_ready(self, browser: object) -> QueryProcess | None:
+        ready, self.ready = self.ready, None
+        if ready is not None and ready.fresh and ready.graph is browser.graph:  # type: ignore[attr-defined]
+            return ready
+        if ready is not None:
+            ready.discard()
+        return QueryProcess(browser) if runs_in_a_process(browser) else None  # type: ignore[arg-type]
+
+    def drop_ready(self) -> None:
+        """No query process waits with the store open (it would block a switch to
+        writing, and must not outlive the console)."""
+        ready, self.ready = self.ready, None
+        if ready is not None:
+            ready.discard()
+
+    def on_unmount(self) -> None:
+        self.drop_ready()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         failed = report_failed_worker(event)
