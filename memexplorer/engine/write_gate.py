@@ -157,7 +157,9 @@ class write_gate:
     def __enter__(self) -> GateTicket:
         if writes_disabled():
             raise WritesDisabledError(
-                self.store, f"Refused to {self.action}: writes are disabled ({READ_ONLY_ENV}=1)"
+                self.store,
+                f"Writes are disabled in this process ({READ_ONLY_ENV}=1), so "
+                f"'{self.action}' was refused",
             )
         with _HELD_LOCK:
             held = _HELD.get(self.store)
