@@ -26,12 +26,11 @@ from pathlib import Path
 from typing import Any
 
 from .exceptions import CompactionError
-from .graph_open import open_graph_store, require_graph_readable
+from .graph_open import open_graph_store, require_graph_readable, require_replayable
 from .graph_schema_copy import catalog_snapshot, schema_script
 from .graph_store import GraphStore
 from .row_digest import TableDigest, digest_rows, read_tables, store_digest
 from .stores import sniff
-from .writer_log import unreplayable_log
 
 __all__ = ["CompactionResult", "compact_graph_store"]
 
@@ -151,9 +150,7 @@ def compact_graph_store(
         raise CompactionError(
             path, f"Only single-file graph stores are compacted; this is {fmt.label}"
         )
-    left_behind = unreplayable_log(fmt)
-    if left_behind is not None:
-        raise left_behind.error()
+    require_replayable(fmt)
     wal = path.with_name(path.name + ".wal")
     if wal.exists():
         raise CompactionError(
