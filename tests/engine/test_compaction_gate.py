@@ -5,6 +5,8 @@ store that changed meanwhile."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 
 import pytest
 from gate_helpers import gate_held_elsewhere
@@ -76,3 +78,31 @@ def test_no_swap_over_a_store_that_changed_meanwhile(reference_stores, monkeypat
         compact_store(store)
     assert store.read_bytes() == before  # the store, not the copy
     assert [p.name for p in store.parent.iterdir()] == ["kuzu_db"]
+
+
+OPEN_FOR_WRITING = "import kuzu, sys; kuzu.Database(sys.argv[1]); print('opened')"
+
+
+def test_an_agent_opening_for_writing_during_the_swap_is_refused(reference_stores, monkeypatch):
+    """From the last check to the rename the old file is locked: the agent's engine
+    refuses its open instead of letting it write into a file about to be replaced."""
+    store = reference_stores / OPS
+    attempts = []
+    real = compaction._swap
+
+    def swap(path, new):
+        attempts.append(
+            subprocess.run(
+                [sys.executable, "-c", OPEN_FOR_WRITING, str(path)], capture_output=True, text=True
+            )
+        )
+        real(path, new)
+
+    monkeypatch.setattr(compaction, "_swap", swap)
+    compact_store(store)
+    [attempt] = attempts
+    assert attempt.returncode != 0 and "Could not set lock" in attempt.stderr
+    after = subprocess.run(
+        [sys.executable, "-c", OPEN_FOR_WRITING, str(store)], capture_output=True, text=True
+    )
+    assert after.stdout.strip() == "opened"  # the lock went with the swap
