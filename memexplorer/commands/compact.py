@@ -53,7 +53,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description=__doc__.split("\n\n", 1)[1] if __doc__ else None,
     )
     parser.add_argument(
-        "stores", nargs="+", metavar="STORE", help="a Kuzu, LadybugDB or SQLite store file"
+        "stores",
+        nargs="+",
+        metavar="STORE",
+        help="a Kuzu, LadybugDB or SQLite store file, or an agent folder holding one",
     )
     parser.add_argument("--json", action="store_true", help="print JSON for scripts")
     parser.set_defaults(handler=run)
