@@ -45,6 +45,8 @@ def _print_findings(report: AuditReport) -> None:
 
 def _print_redactions(results: list[RedactionResult]) -> None:
     for result in results:
+        if result.refused:
+            continue  # said on stderr (run)
         counts = ", ".join(f"{table}: {n:,}" for table, n in result.values.items()) or "none"
         print(f"redacted in {result.store}: {counts} value(s)")
         if result.compaction is not None:
@@ -115,11 +117,15 @@ def run(args: argparse.Namespace) -> int:
         payload["redacted"] = [result.to_dict() for result in results]
         if not args.json:
             _print_redactions(results)
+        for result in results:
+            if result.refused:
+                warn(f"not redacted in {result.store}: {result.refused}")
     elif args.redact:
         payload["redacted"] = []
     if args.json:
         print_json(payload)
-    return EXIT_FAILED if report.errors else EXIT_OK
+    refused = any(r.get("refused") for r in payload.get("redacted", []))
+    return EXIT_FAILED if report.errors or refused else EXIT_OK
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -4,6 +4,7 @@ store that changed meanwhile."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -106,3 +107,21 @@ def test_an_agent_opening_for_writing_during_the_swap_is_refused(reference_store
         [sys.executable, "-c", OPEN_FOR_WRITING, str(store)], capture_output=True, text=True
     )
     assert after.stdout.strip() == "opened"  # the lock went with the swap
+
+
+def test_a_busy_store_among_several_is_reported_and_the_others_redacted(
+    reference_stores, tmp_path, capsys
+):
+    store = reference_stores / OPS
+    before = checksums(store.parent)
+    args = ["audit", str(reference_stores), "--redact", "--yes", "--home", str(tmp_path), "--json"]
+    with gate_held_elsewhere(store, "clean"):
+        assert main(args) == 1
+    out, err = capsys.readouterr()
+    results = {r["store"]: r for r in json.loads(out)["redacted"]}
+    assert results[str(store)]["refused"].startswith("Store is busy")
+    assert results[str(store)]["values"] == {} and results[str(store)]["backup"] is None
+    assert f"not redacted in {store}: Store is busy" in err
+    done = [r for path, r in results.items() if path != str(store)]
+    assert done and all(r["values"] and r["refused"] is None for r in done)
+    assert checksums(store.parent) == before
