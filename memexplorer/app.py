@@ -71,7 +71,7 @@ class MemExplorerApp(App[None]):
             self.show_error(error)
 
     def on_unmount(self) -> None:
-        self.browsers.close_all()
+        self.browsers.shutdown()
 
     # -- the one error path ----------------------------------------------------------------
     def show_error(self, error: BaseException) -> None:

@@ -5,6 +5,12 @@ Opening runs in worker threads; the lock makes two workers asking for the same
 store share one browser (kuzu allows one database object per file per process),
 and makes a switch of mode close and reopen the store with no one opening it
 in between.
+
+A store in writing mode holds its write gate (:mod:`memexplorer.engine.write_gate`)
+for as long as it stays in writing mode: another memexplorer process that tries
+to write it (a clean from the command line, another app) is refused at once,
+naming this one. The gate is released when the store goes back to read-only or
+the app exits (and by the kernel if the app is killed).
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from pathlib import Path
 
 from memexplorer.engine.browse import StoreBrowser, open_browser
 from memexplorer.engine.exceptions import StoreLockedError
+from memexplorer.engine.write_gate import write_gate
 
 
 class BrowserPool:
@@ -21,6 +28,8 @@ class BrowserPool:
         self._browsers: dict[Path, StoreBrowser] = {}
         #: Stores in writing mode: reopened read-write whenever they are reopened.
         self._writing: set[Path] = set()
+        #: The write gate each store in writing mode holds.
+        self._gates: dict[Path, write_gate] = {}
         self._lock = threading.Lock()
 
     def get(self, path: Path) -> StoreBrowser:
@@ -38,8 +47,14 @@ class BrowserPool:
             try:
                 return open_browser(path, writable=True)
             except StoreLockedError:
-                self._writing.discard(path)
+                self._stop_writing(path)
         return open_browser(path)
+
+    def _stop_writing(self, path: Path) -> None:
+        self._writing.discard(path)
+        gate = self._gates.pop(path, None)
+        if gate is not None:
+            gate.__exit__(None, None, None)
 
     # -- writing mode ------------------------------------------------------------------
     def writing(self, path: Path) -> bool:
@@ -60,26 +75,38 @@ class BrowserPool:
     def set_writing(self, path: Path, writing: bool, *, allow_upgrade: bool = False) -> None:
         """Close the store and reopen it read-write (or read-only again).
 
-        Reopening read-write fails (StoreLockedError) while another process holds
-        the store, or (StoreUpgradeRequired) when it would rewrite an older
-        LadybugDB store and ``allow_upgrade`` is not given; the store is then
-        reopened read-only, as it was, and the error propagates.
+        Switching to writing takes the store's write gate first: StoreBusyError
+        while another memexplorer process writes it, WritesDisabledError under
+        MEMEXPLORER_READ_ONLY=1 (the store is then left open as it was). Reopening
+        read-write fails (StoreLockedError) while another process holds the
+        store, or (StoreUpgradeRequired) when it would rewrite an older LadybugDB
+        store and ``allow_upgrade`` is not given; the store is then reopened
+        read-only, as it was, the gate released, and the error propagates.
         """
         with self._lock:
+            if not writing:
+                old = self._browsers.pop(path, None)
+                if old is not None:
+                    old.close()
+                self._stop_writing(path)
+                self._browsers[path] = open_browser(path)
+                return
+            gate = self._gates.get(path) or write_gate(path, action="writing mode (app)")
+            if path not in self._gates:
+                gate.__enter__()  # StoreBusyError, WritesDisabledError: nothing reopened
             old = self._browsers.pop(path, None)
             if old is not None:
                 old.close()
-            if not writing:
-                self._writing.discard(path)
-                self._browsers[path] = open_browser(path)
-                return
             try:
                 self._browsers[path] = open_browser(
                     path, writable=True, allow_upgrade=allow_upgrade
                 )
             except BaseException:
+                if path not in self._gates:
+                    gate.__exit__(None, None, None)
                 self._browsers[path] = open_browser(path)
                 raise
+            self._gates[path] = gate
             self._writing.add(path)
 
     def interrupt(self, path: Path) -> None:
@@ -93,6 +120,13 @@ class BrowserPool:
             browser = self._browsers.pop(path, None)
         if browser is not None:
             browser.close()
+
+    def shutdown(self) -> None:
+        """Close every store and leave writing mode (release every write gate)."""
+        self.close_all()
+        with self._lock:
+            for path in list(self._writing):
+                self._stop_writing(path)
 
     def close_all(self) -> None:
         with self._lock:

@@ -57,3 +57,32 @@ def kill_holder(holder: subprocess.Popen[str]) -> None:
     os.kill(holder.pid, signal.SIGKILL)
     holder.communicate()
     assert holder.returncode == -signal.SIGKILL
+
+
+def run_cli(*args: str, read_only: bool = False) -> subprocess.CompletedProcess[str]:
+    """``memexplorer ARGS`` in its own process (MEMEXPLORER_READ_ONLY=1 if asked)."""
+    env = {key: value for key, value in os.environ.items() if key != "MEMEXPLORER_READ_ONLY"}
+    if read_only:
+        env["MEMEXPLORER_READ_ONLY"] = "1"
+    return subprocess.run(
+        [sys.executable, "-m", "memexplorer", *args],
+        capture_output=True, text=True, env=env, timeout=300, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+
+
+def start_script(script: str, *args: str) -> subprocess.Popen[str]:
+    """A Python ``script`` in its own process that prints "ready" and then waits on
+    stdin; returns once it said "ready" (it failed if it said anything else)."""
+    env = {key: value for key, value in os.environ.items() if key != "MEMEXPLORER_READ_ONLY"}
+    process = subprocess.Popen(
+        [sys.executable, "-c", script, *args],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True, env=env,
+    )  # fmt: skip
+    assert process.stdout is not None
+    line = process.stdout.readline().strip()
+    if line != "ready":
+        process.kill()
+        _, err = process.communicate()
+        raise AssertionError(f"the script did not get ready: {line!r} {err}")
+    return process

@@ -6,10 +6,17 @@ import argparse
 import sys
 
 from memexplorer.engine.backend_choice import amplihack_home
-from memexplorer.engine.clean import CleanPreview, clean_store, clean_target, preview_clean
+from memexplorer.engine.clean import (
+    CleanPreview,
+    CleanTarget,
+    clean_store,
+    clean_target,
+    preview_clean,
+)
 from memexplorer.engine.clean_selection import Selection
 from memexplorer.engine.redaction import delete_backup_command
 from memexplorer.engine.store_compaction import compact_store
+from memexplorer.engine.write_gate import write_gate
 from memexplorer.wording import counted
 
 from .common import EXIT_OK, EXIT_USAGE, print_json, progress, warn
@@ -35,8 +42,9 @@ store with --store PATH (an agent's graph store, cognitive_db, experiences.db).
 --agent, --table, --older-than and --ids narrow the selection (all must hold);
 flat stores take only PATTERN and --older-than.
 
-Exit codes: 0 ok, 1 failed, 2 bad usage or input (or no --yes without a
-terminal), 3 the store is locked by another process.
+Exit codes: 0 ok, 1 failed (or writes disabled: MEMEXPLORER_READ_ONLY=1), 2 bad
+usage or input (or no --yes without a terminal), 3 the store is locked by another
+process or another memexplorer writer holds it (the message names its PID).
 """
 
 EPILOG = """\
@@ -92,6 +100,15 @@ def run(args: argparse.Namespace) -> int:
     target = clean_target(args.store, backend=args.backend, home=args.home)
     for message in target.warnings:
         warn(message)
+    if args.dry_run:
+        return _preview_and_clean(args, target, selection)
+    # A real run holds the store's write gate from the preview to the deletion, so
+    # another memexplorer writer is named (exit 3) before anything is read.
+    with write_gate(target.path, action="clean"):
+        return _preview_and_clean(args, target, selection)
+
+
+def _preview_and_clean(args: argparse.Namespace, target: CleanTarget, selection: Selection) -> int:
     with progress("Looking for matches"):
         preview = preview_clean(target, selection)
     if args.dry_run or not preview.rows:

@@ -54,8 +54,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="write a backup's rows back into the store it came from",
         description="Bring back what a clean removed (or a redaction changed), in one "
         "transaction: nodes first, then edges. Rows that exist again are reported, not "
-        "duplicated. Exit codes: 0 ok, 1 failed, 2 bad input or no --yes without a terminal, "
-        "3 the store is locked.",
+        "duplicated. Exit codes: 0 ok, 1 failed (or writes disabled: MEMEXPLORER_READ_ONLY=1), "
+        "2 bad input or no --yes without a terminal, 3 the store is locked by another "
+        "process or another memexplorer writer holds it (the message names its PID).",
     )
     parser.add_argument(
         "backup", metavar="BACKUP", help="a backup folder (see memexplorer backups)"

@@ -7,7 +7,9 @@ column of every row, and the edges touching them), both 0o600. The folder is
 written under a hidden temporary name, synced, and renamed into place, so a
 backup either exists whole or not at all; callers delete nothing until
 :func:`write_backup` has returned. Restore writes the rows back in one
-transaction (nodes, then edges) and leaves ``restored.json`` beside them.
+transaction (nodes, then edges) and leaves ``restored.json`` beside them,
+inside the store's write gate (:mod:`.write_gate`), so it never interleaves with
+another memexplorer writer.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from .graph_rows import insert_edges, insert_nodes, replace_nodes
 from .private_dirs import make_private_dirs
 from .saved_rows import SavedTable
 from .sqlite_rows import insert_rows, rebuild_fts, replace_rows
+from .write_gate import write_gate
 
 __all__ = [
     "BACKUP_FORMAT",
@@ -340,7 +343,9 @@ def restore_backup(backup_path: str | Path) -> RestoreResult:
 
     Rows whose key exists again are counted as already there (or, for a
     backup of changed rows, get their saved values back); edges whose
-    endpoint no longer exists are counted and skipped.
+    endpoint no longer exists are counted and skipped. Raises StoreBusyError
+    while another memexplorer process writes the store, WritesDisabledError
+    under MEMEXPLORER_READ_ONLY=1; then nothing is written.
     """
     record, tables = read_backup(backup_path)
     manifest = _manifest(record.path)
@@ -348,16 +353,17 @@ def restore_backup(backup_path: str | Path) -> RestoreResult:
     if not store.exists():
         raise StoreNotFoundError(store, "The store this backup came from is not there")
     mode = str(manifest.get("restore_mode", "insert"))
-    if mode == "file":
-        # A whole-store copy (store_backup.py imports this module, hence here).
-        from .store_backup import restore_store_file
+    with write_gate(store, action="restore"):
+        if mode == "file":
+            # A whole-store copy (store_backup.py imports this module, hence here).
+            from .store_backup import restore_store_file
 
-        restore_store_file(record, manifest)
-        counts: dict[str, TableRestore] = {}
-    elif record.engine == "sqlite":
-        counts = _restore_sqlite(store, tables, mode)
-    else:
-        counts = _restore_graph(store, tables, mode)
+            restore_store_file(record, manifest)
+            counts: dict[str, TableRestore] = {}
+        elif record.engine == "sqlite":
+            counts = _restore_sqlite(store, tables, mode)
+        else:
+            counts = _restore_graph(store, tables, mode)
     result = RestoreResult(record.path, store, counts, whole_store=mode == "file")
     marker = {"restored_at": datetime.now(UTC).isoformat(), **result.to_dict()}
     temporary = record.path / f".{RESTORED}.tmp"

@@ -2,9 +2,11 @@
 
 :func:`preview_clean` opens the store read-only and says what a selection
 matches: rows per table, the edges that go with the nodes, a sample.
-:func:`clean_store` opens it for writing, plans again under the write lock,
-writes a backup of exactly those rows and edges, and only then deletes them
-in one transaction. If the backup fails nothing is deleted.
+:func:`clean_store` enters the store's write gate (:mod:`.write_gate`: a second
+memexplorer writer is refused, naming this one), opens the store for writing,
+plans again under the write lock, writes a backup of exactly those rows and
+edges, and only then deletes them in one transaction. If the backup fails
+nothing is deleted.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from .graph_open import open_graph_store, require_graph_readable
 from .graphdb import GraphStore
 from .inspection import detect_kind, open_sqlite_readonly
 from .stores import resolve_hierarchical_path, sniff
+from .write_gate import write_gate
 from .writer_log import unreplayable_log
 
 __all__ = [
@@ -237,7 +240,17 @@ def clean_store(
     sample_size: int = SAMPLE_SIZE,
 ) -> CleanResult:
     """Back up, then delete, what ``selection`` matches; nothing is deleted
-    unless the backup under ``<home>/backups`` was written whole."""
+    unless the backup under ``<home>/backups`` was written whole.
+
+    Raises StoreBusyError (another memexplorer writer holds the store) or
+    WritesDisabledError (MEMEXPLORER_READ_ONLY=1) before anything is read."""
+    with write_gate(target.path, action="clean"):
+        return _clean_store(target, selection, Path(home), sample_size)
+
+
+def _clean_store(
+    target: CleanTarget, selection: Selection, home: Path, sample_size: int
+) -> CleanResult:
     now = datetime.now(UTC)
     info = {"store": target.path, "engine": target.engine, "selection": selection.to_dict()}
     if target.engine == "sqlite":

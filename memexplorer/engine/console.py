@@ -23,6 +23,7 @@ import pyarrow as pa
 from .browse import GraphBrowser, SqliteBrowser, StoreBrowser
 from .exceptions import InvalidInputError, ReadOnlyStoreError
 from .graphdb import QueryError
+from .write_gate import write_gate
 
 __all__ = [
     "DEFAULT_ROW_CAP",
@@ -132,15 +133,25 @@ def run_console_query(
     """Run the operator's query; keep at most ``row_cap`` rows; stop after ``timeout_s``.
 
     A statement :func:`statement_writes` counts as a write runs only with
-    ``allow_write`` (the operator confirmed it, after a backup)."""
+    ``allow_write`` (the operator confirmed it, after a backup), and inside the
+    store's write gate (StoreBusyError while another memexplorer process writes
+    it, WritesDisabledError under MEMEXPLORER_READ_ONLY=1)."""
     text = text.strip().rstrip(";").strip()
     if not text:
         raise InvalidInputError("The query is empty", hint="Type a query, then run it.")
     engine = "sqlite" if isinstance(browser, SqliteBrowser) else "kuzu"
-    if not allow_write and statement_writes(text, engine):
+    writes = statement_writes(text, engine)
+    if writes and not allow_write:
         raise WriteNotConfirmedError(browser.path, "This statement may change the store")
     if row_cap <= 0 or timeout_s <= 0:
         raise InvalidInputError(f"row cap and time limit must be positive ({row_cap}, {timeout_s})")
+    if not writes:
+        return _run(browser, text, row_cap, timeout_s)
+    with write_gate(browser.path, action="console write"):
+        return _run(browser, text, row_cap, timeout_s)
+
+
+def _run(browser: StoreBrowser, text: str, row_cap: int, timeout_s: float) -> ConsoleResult:
     start = time.perf_counter()
     if isinstance(browser, GraphBrowser):
         try:

@@ -4,10 +4,10 @@ Kuzu 0.11.3 cannot open a LadybugDB file and ladybug cannot open a Kuzu one,
 so moving a store between the eras goes through the engine's own export and
 import: each agent of the source is exported (format 1.1) and imported into a
 new file written with the other engine. The source is only ever opened
-read-only; the new store is written under a temporary name beside the target
-and renamed into place, so a failure leaves no half-written target. The new
-store is then reopened and its counts, per table and per agent, compared with
-the source's.
+read-only; the new store is written, inside the target's write gate, under a
+temporary name beside the target and linked into place, so a failure leaves no
+half-written target. The new store is then reopened and its counts, per table
+and per agent, compared with the source's.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from .inspection import summarize_store
 from .names import validate_agent_name
 from .private_dirs import make_private_dirs
 from .stores import resolve_hierarchical_path, sniff
+from .write_gate import write_gate
 
 __all__ = ["AgentCounts", "MigrationResult", "migrate_store"]
 
@@ -108,6 +109,24 @@ def _copy_agents(source: Path, stage: Path, agents: list[str], engine: GraphEngi
                 release_gradually(data)
 
 
+def _write_target(source: Path, target: Path, agents: list[str], engine: GraphEngine) -> None:
+    """Build the new store under a temporary name, then link it into place."""
+    stage = target.with_name(f".{target.name}.migrate-{os.getpid()}")
+    try:
+        _copy_agents(source, stage, agents, engine)
+        os.chmod(stage, 0o600)
+        with open(stage, "rb") as handle:
+            os.fsync(handle.fileno())
+        try:
+            os.link(stage, target)  # unlike a rename, never replaces a file
+        except FileExistsError:
+            _refuse_existing(target)
+            raise
+    finally:
+        for suffix in ("", *_SIDECARS):
+            stage.with_name(stage.name + suffix).unlink(missing_ok=True)
+
+
 def migrate_store(
     source: str | Path,
     target: str | Path,
@@ -122,6 +141,9 @@ def migrate_store(
     store file and must not exist. Every agent is copied unless ``agents`` names
     some. The result holds both sides' counts; ``counts_match`` says whether the
     new store holds exactly what the source does.
+
+    The target is written inside its write gate: a second migration to the same
+    target is refused (StoreBusyError) rather than racing this one.
     """
     target_path = Path(target).expanduser()
     _refuse_existing(target_path)
@@ -146,20 +168,9 @@ def migrate_store(
             f"{source_path} holds no agents; nothing to migrate", hint="Check the path."
         )
     make_private_dirs(target_path.parent)
-    stage = target_path.with_name(f".{target_path.name}.migrate-{os.getpid()}")
-    try:
-        _copy_agents(source_path, stage, chosen, new_engine)
-        os.chmod(stage, 0o600)
-        with open(stage, "rb") as handle:
-            os.fsync(handle.fileno())
-        try:
-            os.link(stage, target_path)  # unlike a rename, never replaces a file
-        except FileExistsError:
-            _refuse_existing(target_path)
-            raise
-    finally:
-        for suffix in ("", *_SIDECARS):
-            stage.with_name(stage.name + suffix).unlink(missing_ok=True)
+    with write_gate(target_path, action="migrate"):
+        _refuse_existing(target_path)  # another writer may have made it meanwhile
+        _write_target(source_path, target_path, chosen, new_engine)
     after = summarize_store(target_path)
     counts = [AgentCounts(a, before.agents[a], after.agents.get(a, {})) for a in chosen]
     return MigrationResult(

@@ -38,6 +38,7 @@ from .backups import (
 from .browse import GraphBrowser, SqliteBrowser, StoreBrowser
 from .exceptions import InvalidInputError
 from .inspection import open_graph
+from .write_gate import write_gate
 
 __all__ = ["FILE_MODE", "restore_store_file", "write_closed_store_backup", "write_store_backup"]
 
@@ -153,8 +154,9 @@ def write_closed_store_backup(
 def restore_store_file(record: BackupRecord, manifest: dict[str, Any]) -> None:
     """Put the saved copy back in place of the store.
 
-    A kuzu store must not be open in this process (the app closes its browser
-    first); opening it read-write here fails with StoreLockedError while another
+    Inside the store's write gate (reentrant: :func:`~.backups.restore_backup` holds
+    it already). A kuzu store must not be open in this process (the app closes its
+    browser first); opening it read-write here fails with StoreLockedError while another
     process holds it, and then nothing is changed. SQLite restores through its
     backup API, in one transaction, under the store's write lock.
     """
@@ -162,22 +164,25 @@ def restore_store_file(record: BackupRecord, manifest: dict[str, Any]) -> None:
     if not saved.is_file() or saved.parent != record.path:
         raise BackupError(f"The store copy is missing from {record.path}")
     store = record.store
-    if record.engine == "sqlite":
-        source, target = sqlite3.connect(saved), sqlite3.connect(store, timeout=2.0)
+    with write_gate(store, action="restore") as ticket:
+        if record.engine == "sqlite":
+            source, target = sqlite3.connect(saved), sqlite3.connect(store, timeout=2.0)
+            try:
+                source.backup(target)
+            finally:
+                source.close()
+                target.close()
+            return
+        open_graph(store, read_only=False).close()  # refused while another process holds it
+        ticket.accept_changes()  # that open may checkpoint; from here nothing else may write
+        temporary = store.with_name(f".{store.name}.restore-{uuid.uuid4().hex[:8]}")
         try:
-            source.backup(target)
+            shutil.copyfile(saved, temporary)
+            shutil.copymode(store, temporary)
+            ticket.ensure_unchanged()
+            for suffix in _KUZU_SIDECARS:
+                store.with_name(store.name + suffix).unlink(missing_ok=True)
+            os.replace(temporary, store)
         finally:
-            source.close()
-            target.close()
-        return
-    open_graph(store, read_only=False).close()  # refused while another process holds it
-    temporary = store.with_name(f".{store.name}.restore-{uuid.uuid4().hex[:8]}")
-    try:
-        shutil.copyfile(saved, temporary)
-        shutil.copymode(store, temporary)
-        for suffix in _KUZU_SIDECARS:
-            store.with_name(store.name + suffix).unlink(missing_ok=True)
-        os.replace(temporary, store)
-    finally:
-        temporary.unlink(missing_ok=True)
-    _fsync_folder(store.parent)
+            temporary.unlink(missing_ok=True)
+        _fsync_folder(store.parent)

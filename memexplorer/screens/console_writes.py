@@ -20,6 +20,7 @@ from memexplorer.engine.backups import BackupRecord, RestoreResult, restore_back
 from memexplorer.engine.console import ConsoleResult, run_console_query
 from memexplorer.engine.exceptions import ReadOnlyStoreError
 from memexplorer.engine.store_backup import write_store_backup
+from memexplorer.engine.write_gate import write_gate
 
 from .confirm_modal import ConfirmModal
 from .operator_actions import UNDO_SECONDS, operator_home
@@ -98,9 +99,12 @@ class ConsoleWrites(WritingToggle):
     @work(thread=True, exclusive=True, group="console", exit_on_error=False)
     def write(self, text: str, home: Path) -> None:
         browser = self.app.browsers.get(self.store)  # type: ignore[attr-defined]
-        backup = write_store_backup(home, browser, action="console-write", kind=self.kind,
-                                    selection={"statement": text})  # fmt: skip
-        self.post_message(Wrote(run_console_query(browser, text, allow_write=True), backup))
+        # The backup and the statement under one hold of the gate (writing mode holds it).
+        with write_gate(self.store, action="console write"):
+            backup = write_store_backup(home, browser, action="console-write", kind=self.kind,
+                                        selection={"statement": text})  # fmt: skip
+            result = run_console_query(browser, text, allow_write=True)
+        self.post_message(Wrote(result, backup))
 
     def on_wrote(self, message: Wrote) -> None:
         self.touched = True

@@ -3,7 +3,10 @@
 The app opens every store read-only. ``w`` (``f6`` in the console) asks first,
 then reopens the store read-write in a worker; kuzu refuses while another
 process (the agent itself, say) holds the file, and the engine's error says so,
-with the store left read-only. ``w`` again goes back to read-only, unasked.
+with the store left read-only. Writing mode holds the store's write gate (see
+:mod:`memexplorer.browsers`); an app started with MEMEXPLORER_READ_ONLY=1
+(``memexplorer serve``) refuses the switch before asking. ``w`` again goes back
+to read-only, unasked.
 """
 
 from __future__ import annotations
@@ -20,8 +23,9 @@ from textual.screen import Screen
 from textual.widgets import Button, Static
 from textual.worker import Worker, WorkerState
 
-from memexplorer.engine.exceptions import StoreUpgradeRequired
+from memexplorer.engine.exceptions import StoreUpgradeRequired, WritesDisabledError
 from memexplorer.engine.store_backup import write_closed_store_backup
+from memexplorer.engine.write_gate import write_gate, writes_disabled
 
 from .confirm_modal import ConfirmModal
 from .error_modal import report_failed_worker
@@ -78,16 +82,18 @@ class WritingModal(ConfirmModal):
 
     @work(thread=True, exclusive=True, group="writing", exit_on_error=False)
     def switch(self, upgrade: bool) -> None:
-        if upgrade:
-            write_closed_store_backup(self.home, self.store, engine=self.engine,
-                                      kind="store", action="upgrade")  # fmt: skip
-        try:
-            self.app.browsers.set_writing(self.store, True, allow_upgrade=upgrade)  # type: ignore[attr-defined]
-        except StoreUpgradeRequired as error:
+        # The gate from before the copy of the file to writing mode, which then holds it.
+        with write_gate(self.store, action="writing mode (app)", allow_upgrade=upgrade):
             if upgrade:
-                raise
-            self.post_message(self.UpgradeAsked(error))  # still read-only, unchanged
-            return
+                write_closed_store_backup(self.home, self.store, engine=self.engine,
+                                          kind="store", action="upgrade")  # fmt: skip
+            try:
+                self.app.browsers.set_writing(self.store, True, allow_upgrade=upgrade)  # type: ignore[attr-defined]
+            except StoreUpgradeRequired as error:
+                if upgrade:
+                    raise
+                self.post_message(self.UpgradeAsked(error))  # still read-only, unchanged
+                return
         self.post_message(self.Switched(self.store))
 
     def on_writing_modal_upgrade_asked(self, message: UpgradeAsked) -> None:
@@ -156,6 +162,11 @@ class WritingToggle(Screen[None]):
         store, engine = target
         if self.app.browsers.writing(store):  # type: ignore[attr-defined]
             self.leave_writing(store)
+            return
+        if writes_disabled():  # memexplorer serve: say so before asking anything
+            self.app.show_error(  # type: ignore[attr-defined]
+                WritesDisabledError(store, "This app cannot switch stores to writing")
+            )
             return
         home = operator_home(self.app.root, store)  # type: ignore[attr-defined]
         modal = WritingModal(store, engine, home)
