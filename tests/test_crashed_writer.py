@@ -128,3 +128,16 @@ def test_a_writer_still_running_is_a_lock_not_a_crash(crashed_writer):
     finally:
         holder.communicate("")
     assert os.path.exists(str(crashed_writer) + ".wal")
+
+
+def test_audit_reads_the_checkpoint_and_says_so(crashed_writer, capsys):
+    before = _snapshot(crashed_writer)
+    assert main(["audit", str(crashed_writer.parent), "--json"]) == 0
+    out, err = capsys.readouterr()
+    payload = json.loads(out)
+    assert payload["findings"] == []
+    [(store, note)] = payload["notes"].items()
+    assert store == str(crashed_writer) and note.startswith(STORY)
+    assert note.endswith("read at its last checkpoint; 1,448 bytes of log not replayed")
+    assert STORY in err
+    assert _snapshot(crashed_writer) == before

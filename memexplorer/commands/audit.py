@@ -66,6 +66,8 @@ def _print_findings(report: AuditReport) -> None:
 
 def _print_redactions(results: list[RedactionResult]) -> None:
     for result in results:
+        if result.refused:
+            continue  # said on stderr (run)
         counts = ", ".join(f"{table}: {n:,}" for table, n in result.values.items()) or "none"
         print(f"redacted in {result.store}: {counts} value(s)")
         if result.compaction is not None:
@@ -143,6 +145,9 @@ def run(args: argparse.Namespace) -> int:
         payload["redacted"] = [result.to_dict() for result in results]
         if not args.json:
             _print_redactions(results)
+        for result in results:
+            if result.refused:
+                warn(f"not redacted in {result.store}: {result.refused}")
         remaining -= len(chosen) - sum(len(r.not_redacted) for r in results)
     elif args.redact:
         payload["redacted"] = []
@@ -150,7 +155,8 @@ def run(args: argparse.Namespace) -> int:
             print("nothing redacted: every finding is of low confidence (see --include-low)")
     if args.json:
         print_json(payload)
-    return EXIT_FAILED if report.errors or remaining > 0 else EXIT_OK
+    refused = any(r.get("refused") for r in payload.get("redacted", []))
+    return EXIT_FAILED if report.errors or refused or remaining > 0 else EXIT_OK
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

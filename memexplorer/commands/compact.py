@@ -2,8 +2,9 @@
 
 Kuzu and LadybugDB keep a deleted row's or an overwritten value's old bytes in
 the file; compaction copies every row into a fresh file, checks the copy
-holds the same rows, and swaps it in. ``clean --compact`` and ``audit
---redact`` do the same after they write.
+holds the same rows, and swaps it in, inside the store's write gate. 'clean --compact'
+and 'audit --redact' do the same after they write. Exit codes: 0 ok, 1 refused
+(nothing changed), 2 bad input, 3 the store is in use by another writer.
 """
 
 from __future__ import annotations
@@ -53,7 +54,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description=__doc__.split("\n\n", 1)[1] if __doc__ else None,
     )
     parser.add_argument(
-        "stores", nargs="+", metavar="STORE", help="a Kuzu, LadybugDB or SQLite store file"
+        "stores",
+        nargs="+",
+        metavar="STORE",
+        help="a Kuzu, LadybugDB or SQLite store file, or an agent folder holding one",
     )
     parser.add_argument("--json", action="store_true", help="print JSON for scripts")
     parser.set_defaults(handler=run)

@@ -16,22 +16,22 @@ writes cannot be rewritten at its own version, so it is refused.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .exceptions import CompactionError
-from .graph_open import open_graph_store, require_graph_readable
+from .exceptions import CompactionError, StoreLockedError
+from .graph_open import open_graph_store, require_graph_readable, require_replayable
 from .graph_schema_copy import catalog_snapshot, schema_script
 from .graph_store import GraphStore
 from .row_digest import TableDigest, digest_rows, read_tables, store_digest
 from .stores import sniff
-from .writer_log import unreplayable_log
 
 __all__ = ["CompactionResult", "compact_graph_store"]
 
@@ -120,6 +120,25 @@ def _verify(path: Path, new: Path, expected: dict[str, TableDigest], catalog: di
         )
 
 
+@contextlib.contextmanager
+def _writers_kept_out(path: Path) -> Iterator[None]:
+    """Hold a shared lock on the store's file (the engines lock it with fcntl) from the
+    last check to the rename: an agent opening it for writing meanwhile is refused by
+    its engine ("Could not set lock") instead of writing into the file being replaced.
+    Readers still open it."""
+    descriptor = os.open(path, os.O_RDONLY)
+    try:
+        try:
+            fcntl.lockf(descriptor, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except OSError:
+            raise StoreLockedError(
+                path, "A writer opened the store while it was being rewritten"
+            ) from None
+        yield
+    finally:
+        os.close(descriptor)
+
+
 def _swap(path: Path, new: Path) -> None:
     """Rename the new file over the store, with the store's permission bits, durably."""
     os.chmod(new, path.stat().st_mode & 0o7777)
@@ -151,9 +170,7 @@ def compact_graph_store(
         raise CompactionError(
             path, f"Only single-file graph stores are compacted; this is {fmt.label}"
         )
-    left_behind = unreplayable_log(fmt)
-    if left_behind is not None:
-        raise left_behind.error()
+    require_replayable(fmt)
     wal = path.with_name(path.name + ".wal")
     if wal.exists():
         raise CompactionError(
@@ -172,9 +189,10 @@ def compact_graph_store(
                 expected = _copy_into(source, target)
             version = source.storage_version
         _verify(path, new, expected, catalog)
-        if before_swap is not None:
-            before_swap()
-        _swap(path, new)
+        with _writers_kept_out(path):
+            if before_swap is not None:
+                before_swap()
+            _swap(path, new)
     except BaseException:
         _remove_new_file(new)
         raise

@@ -20,7 +20,7 @@ from .storage_versions import LADYBUG_INSTALL, LADYBUG_PINNED, LADYBUG_READS, la
 from .stores import StoreFormat, require_kuzu_readable, sniff
 from .writer_log import CheckpointStore, unreplayable_log
 
-__all__ = ["open_graph_store", "require_graph_readable"]
+__all__ = ["open_graph_store", "require_graph_readable", "require_replayable"]
 
 
 def require_graph_readable(fmt: StoreFormat) -> None:
@@ -48,6 +48,15 @@ def require_graph_readable(fmt: StoreFormat) -> None:
             f"ladybug release memexplorer knows (they read {LADYBUG_READS.start} and up)",
             hint=f"Open it with {ladybug_release(version)}.",
         )
+
+
+def require_replayable(fmt: StoreFormat) -> None:
+    """Raise :class:`~.exceptions.UnreplayableLogError` when an older ladybug writer
+    stopped without closing this store (see :mod:`.writer_log`): the one place the
+    error comes from, for every write (open for writing, or rewrite the file)."""
+    left_behind = unreplayable_log(fmt)
+    if left_behind is not None:
+        raise left_behind.error()
 
 
 def open_graph_store(
@@ -82,10 +91,9 @@ def open_graph_store(
         fmt = sniff(path)
         require_graph_readable(fmt)
         engine = fmt.engine
-        left_behind = unreplayable_log(fmt)
-        if left_behind is not None:
-            if not read_only:
-                raise left_behind.error()
+        if not read_only:
+            require_replayable(fmt)
+        elif (left_behind := unreplayable_log(fmt)) is not None:
             return CheckpointStore(
                 left_behind, buffer_pool_size=buffer_pool_size, max_db_size=max_db_size
             )

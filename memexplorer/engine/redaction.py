@@ -31,7 +31,7 @@ from typing import Any
 from .audit import AuditFinding, FindingLocation, iter_locations
 from .backups import BackupRecord, write_backup
 from .compaction import CompactionResult
-from .exceptions import CompactionError, StoreLockedError
+from .exceptions import CompactionError, MemoryError, StoreLockedError
 from .graph_open import open_graph_store
 from .graph_rows import save_nodes
 from .graphdb import GraphStore, identifier
@@ -57,6 +57,8 @@ class RedactionResult:
     compaction: CompactionResult | None = None
     #: Why the rewrite was refused (the values are redacted, the old bytes remain).
     not_compacted: str | None = None
+    #: Why nothing was redacted in this store (another store's redaction went on).
+    refused: str | None = None
 
     @property
     def changed(self) -> int:
@@ -70,6 +72,7 @@ class RedactionResult:
             "not_redacted": self.not_redacted,
             "compacted": self.compaction.to_dict() if self.compaction else None,
             "not_compacted": self.not_compacted,
+            "refused": self.refused,
             "backup_holds_old_values": self.backup is not None,
             "delete_backup": delete_backup_command(self.backup) if self.backup else None,
         }
@@ -240,29 +243,42 @@ def redact_findings(
     """Replace every finding's secret with ``[REDACTED]``, store by store, each after
     a backup under ``<home>/backups``; a store whose backup fails is not changed.
     Without ``include_low`` a value's low-confidence secrets (a keyword in prose)
-    stay as they are, even in a value that also holds a high-confidence one."""
+    stay as they are, even in a value that also holds a high-confidence one.
+
+    With one store, its refusal (locked, busy, a log left unreplayed) is raised;
+    with several, a refused store is reported in its result (``refused``) and the
+    others are still redacted, so no store's outcome goes unreported."""
     home = Path(home).expanduser()
+    stores = _by_store(findings)
     results = []
     token = INCLUDE_LOW.set(include_low)
     try:
-        for path, locations in _by_store(findings).items():
-            with write_gate(path, action="redact") as ticket:
-                if locations[0].engine == "sqlite":
-                    results.append(_redact_sqlite(path, locations, home))
-                    continue
-                result = _redact_graph(path, locations, home)
-                if result.changed:
-                    # The engine leaves overwritten values in the file's pages: rewrite
-                    # it, still under the lock (the redaction's own change first).
-                    ticket.accept_changes()
-                    try:
-                        result.compaction = compact_store(path, ticket=ticket)
-                    except CompactionError as exc:
-                        result.not_compacted = exc.describe()
-                results.append(result)
+        for path, locations in stores.items():
+            try:
+                results.append(_redact_store(path, locations, home))
+            except MemoryError as exc:
+                if len(stores) == 1:
+                    raise
+                results.append(RedactionResult(path, None, refused=f"{exc.title}: {exc.message}"))
     finally:
         INCLUDE_LOW.reset(token)
     return results
+
+
+def _redact_store(path: Path, locations: list[FindingLocation], home: Path) -> RedactionResult:
+    with write_gate(path, action="redact") as ticket:
+        if locations[0].engine == "sqlite":
+            return _redact_sqlite(path, locations, home)
+        result = _redact_graph(path, locations, home)
+        if result.changed:
+            # The engine leaves overwritten values in the file's pages: rewrite it,
+            # still under the lock (the redaction's own change is accepted first).
+            ticket.accept_changes()
+            try:
+                result.compaction = compact_store(path, ticket=ticket)
+            except CompactionError as exc:
+                result.not_compacted = exc.describe()
+        return result
 
 
 def delete_backup_command(backup: BackupRecord) -> str:

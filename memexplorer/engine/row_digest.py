@@ -13,11 +13,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
-
-import pyarrow as pa
+from typing import TYPE_CHECKING, Any
 
 from .graph_store import GraphStore, identifier
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 __all__ = ["TableDigest", "TableRows", "digest_rows", "read_tables", "store_digest"]
 
@@ -48,6 +49,8 @@ class TableRows:
 
 def _hashable(column: Any) -> list[Any]:
     """A column's values, lists (vectors, list columns) as tuples so rows hash."""
+    import pyarrow as pa  # not at import time: the CLI starts without it
+
     values = column.to_pylist()
     if pa.types.is_list(column.type) or pa.types.is_fixed_size_list(column.type):
         return [tuple(v) if v is not None else None for v in values]

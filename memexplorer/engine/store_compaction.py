@@ -17,7 +17,7 @@ from pathlib import Path
 from .compaction import CompactionResult, compact_graph_store
 from .exceptions import CompactionError, StoreLockedError
 from .graph_store import identifier
-from .stores import sniff
+from .stores import resolve_hierarchical_path, sniff
 from .write_gate import GateTicket, write_gate
 
 __all__ = ["compact_store"]
@@ -68,14 +68,15 @@ def _compact_sqlite(path: Path) -> CompactionResult:
 
 
 def compact_store(path: str | Path, *, ticket: GateTicket | None = None) -> CompactionResult:
-    """Rewrite the store at ``path`` so that no deleted or overwritten value is left
-    in its bytes; its rows stay exactly as they were.
+    """Rewrite the store at ``path`` (a store file, or an agent's folder holding one)
+    so that no deleted or overwritten value is left in its bytes; its rows stay
+    exactly as they were.
 
     Runs inside the store's write gate (entered here, or by the caller, which then
     passes its ``ticket``): the lock is held through the rewrite and the swap, and
     the swap is refused if the store changed on disk meanwhile.
     """
-    path = Path(path).expanduser()
+    path = resolve_hierarchical_path(Path(path).expanduser())
     if ticket is None:
         with write_gate(path, action="compact") as entered:
             return compact_store(path, ticket=entered)

@@ -131,6 +131,8 @@ class CheckpointStore(LadybugStore):
             shutil.rmtree(self.folder, ignore_errors=True)
             raise
         self.path = found.store
+        #: The file actually open (the private copy): what another reader opens too.
+        self.opened_path = copy
         self.unreplayed_log = found
 
     def close(self) -> None:

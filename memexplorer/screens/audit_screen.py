@@ -256,6 +256,7 @@ class AuditScreen(Screen[None]):
         changed = sum(r.changed for r in results)
         self.after_write([r.store for r in results])
         skipped = [what for r in results for what in r.not_redacted]
+        skipped += [f"{r.store} ({r.refused})" for r in results if r.refused]
         if skipped:
             self.notify("Not redacted: " + "; ".join(skipped), severity="warning")
         if not backups:

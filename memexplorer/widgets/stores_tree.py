@@ -63,6 +63,8 @@ def store_label(entry: StoreEntry, root: Path, place: str | None = None) -> Text
     if entry.state == "ok":
         label.append(f"  {entry.kind}", style=_KIND_STYLE.get(entry.kind, "dim"))
         label.append(f" {fmt.engine}{version}", style="dim")
+        if entry.summary is not None and entry.summary.unreplayed_log:
+            label.append("  at last checkpoint (log not replayed)", style="yellow")
     else:
         label.append(f"  {fmt.engine}{version} {_STATE_NOTE[entry.state]}", style="red")
     return label

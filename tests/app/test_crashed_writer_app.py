@@ -24,6 +24,9 @@ async def test_header_says_last_checkpoint_and_writing_is_refused(crashed_writer
         await settle(pilot)
         tree = app.screen.query_one(StoresTree)
         [store] = [c for c in tree.root.children if isinstance(c.data, StoreItem)]
+        assert str(store.label).endswith(
+            "hierarchical ladybug 41  at last checkpoint (log not replayed)"
+        )
         agent = next(c for c in store.children if c.data.agent == "crash-agent")
         agent.expand()
         await settle(pilot)

@@ -167,8 +167,9 @@ def test_a_write_ahead_log_beside_a_current_store_is_refused(ladybug_stores, tmp
 
 def test_cli_compact_and_clean_compact(reference_stores, tmp_path, capsys):
     store = reference_stores / "shared_two_agents/kuzu_db"
-    assert main(["compact", str(store), "--json"]) == 0
+    assert main(["compact", str(store.parent), "--json"]) == 0  # an agent folder names it
     [result] = json.loads(capsys.readouterr().out)
+    assert result["store"] == str(store) and result["rows_verified"] is True
     assert result["engine"] == "kuzu" and result["bytes_after"] < result["bytes_before"]
     assert result["rows"]["SemanticMemory"] == 15
     sqlite = reference_stores / "home/.amplihack/memory/ops-agent/experiences.db"

@@ -4,7 +4,10 @@ store that changed meanwhile."""
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
 
 import pytest
 from gate_helpers import gate_held_elsewhere
@@ -76,3 +79,49 @@ def test_no_swap_over_a_store_that_changed_meanwhile(reference_stores, monkeypat
         compact_store(store)
     assert store.read_bytes() == before  # the store, not the copy
     assert [p.name for p in store.parent.iterdir()] == ["kuzu_db"]
+
+
+OPEN_FOR_WRITING = "import kuzu, sys; kuzu.Database(sys.argv[1]); print('opened')"
+
+
+def test_an_agent_opening_for_writing_during_the_swap_is_refused(reference_stores, monkeypatch):
+    """From the last check to the rename the old file is locked: the agent's engine
+    refuses its open instead of letting it write into a file about to be replaced."""
+    store = reference_stores / OPS
+    attempts = []
+    real = compaction._swap
+
+    def swap(path, new):
+        attempts.append(
+            subprocess.run(
+                [sys.executable, "-c", OPEN_FOR_WRITING, str(path)], capture_output=True, text=True
+            )
+        )
+        real(path, new)
+
+    monkeypatch.setattr(compaction, "_swap", swap)
+    compact_store(store)
+    [attempt] = attempts
+    assert attempt.returncode != 0 and "Could not set lock" in attempt.stderr
+    after = subprocess.run(
+        [sys.executable, "-c", OPEN_FOR_WRITING, str(store)], capture_output=True, text=True
+    )
+    assert after.stdout.strip() == "opened"  # the lock went with the swap
+
+
+def test_a_busy_store_among_several_is_reported_and_the_others_redacted(
+    reference_stores, tmp_path, capsys
+):
+    store = reference_stores / OPS
+    before = checksums(store.parent)
+    args = ["audit", str(reference_stores), "--redact", "--yes", "--home", str(tmp_path), "--json"]
+    with gate_held_elsewhere(store, "clean"):
+        assert main(args) == 1
+    out, err = capsys.readouterr()
+    results = {r["store"]: r for r in json.loads(out)["redacted"]}
+    assert results[str(store)]["refused"].startswith("Store is busy")
+    assert results[str(store)]["values"] == {} and results[str(store)]["backup"] is None
+    assert f"not redacted in {store}: Store is busy" in err
+    done = [r for path, r in results.items() if path != str(store)]
+    assert done and all(r["values"] and r["refused"] is None for r in done)
+    assert checksums(store.parent) == before
