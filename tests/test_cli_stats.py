@@ -70,7 +70,7 @@ def test_demo_writes_a_home_and_reports_it(tmp_path):
     ops = next(s for s in stats["stores"] if s["path"].endswith("ops-agent/graph_db"))
     assert ops["agents"]["ops-agent"]["TRANSITIONED_TO"] == 4
     audit = run("audit", str(home), "--json")
-    assert audit.returncode == 0, audit.stderr
+    assert audit.returncode == 1, audit.stderr  # the demo holds fake credentials
     kinds = sorted(f["kind"] for f in json.loads(audit.stdout)["findings"])
     assert kinds == [
         "aws_key", "db_url", "db_url", "db_url", "github_token", "openai_key", "openai_key",

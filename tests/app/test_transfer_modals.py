@@ -12,7 +12,7 @@ from store_helpers import checksums
 from textual.widgets import DataTable, Input
 
 from memexplorer.app import create_app
-from memexplorer.engine.exceptions import ImportDataError
+from memexplorer.engine.exceptions import ImportDataError, StoreNotFoundError
 from memexplorer.engine.transfer import export_agent_store
 from memexplorer.screens.export_modal import ExportModal
 from memexplorer.screens.import_modal import ImportModal
@@ -213,7 +213,7 @@ async def test_a_missing_import_file_says_so_as_the_cli_does(home, tmp_path):
         await settle(pilot)
         await _set(pilot, app, "#source", str(tmp_path / "nowhere.json"))
         await pilot.press("enter")
-        await settle(pilot)
+        await settle(pilot, failures=(StoreNotFoundError,))
         assert type(app.screen).__name__ == "ErrorModal"
         assert "No such file to import" in app.screen.message
         assert "bug" not in app.screen.message

@@ -66,7 +66,7 @@ async def test_the_split_follows_the_window_and_moves_with_keys(home):
         await settle(pilot)
         tree = app.screen.query_one(StoresTree)
         table = app.screen.table
-        assert tree.outer_size.width <= 30 and table.outer_size.width >= 50
+        assert tree.outer_size.width <= 32 and table.outer_size.width >= 48
         before = tree.outer_size.width
         await _press(pilot, ">")
         assert tree.outer_size.width == before + 4
