@@ -23,9 +23,9 @@ from textual.screen import Screen
 from textual.widgets import Button, Static
 from textual.worker import Worker, WorkerState
 
-from memexplorer.engine.exceptions import StoreUpgradeRequired, WritesDisabledError
+from memexplorer.engine.exceptions import StoreUpgradeRequired
 from memexplorer.engine.store_backup import write_closed_store_backup
-from memexplorer.engine.write_gate import write_gate, writes_disabled
+from memexplorer.engine.write_gate import write_gate
 from memexplorer.session_mode import write_action
 
 from .confirm_modal import ConfirmModal
@@ -164,11 +164,6 @@ class WritingToggle(Screen[None]):
         store, engine = target
         if self.app.browsers.writing(store):  # type: ignore[attr-defined]
             self.leave_writing(store)
-            return
-        if writes_disabled():  # memexplorer serve: say so before asking anything
-            self.app.show_error(  # type: ignore[attr-defined]
-                WritesDisabledError(store, "This app cannot switch stores to writing")
-            )
             return
         home = operator_home(self.app.root, store)  # type: ignore[attr-defined]
         modal = WritingModal(store, engine, home)

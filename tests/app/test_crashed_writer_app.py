@@ -43,7 +43,7 @@ async def test_header_says_last_checkpoint_and_writing_is_refused(crashed_writer
         tree.move_cursor(store)
         for key in ("w", "y"):  # switch to writing, confirmed: the open is refused
             await pilot.press(key)
-            await settle(pilot)
+            await settle(pilot, failures=(UnreplayableLogError,))
         assert isinstance(app.screen, ErrorModal)
         assert app.screen.error_title == UnreplayableLogError.title
         assert app.screen.message.startswith("A writer stopped without closing; its log")

@@ -9,6 +9,7 @@ from conftest import SIZE, settle
 from store_helpers import checksums
 
 from memexplorer.app import create_app
+from memexplorer.engine.exceptions import WritesDisabledError
 from memexplorer.screens.confirm_modal import ConfirmModal
 from memexplorer.screens.error_modal import ErrorModal
 from memexplorer.screens.main_screen import MainScreen
@@ -88,7 +89,7 @@ async def test_past_the_app_s_notice_the_engine_s_gate_still_refuses(home, monke
         await settle(pilot)
         assert isinstance(app.screen, WritingModal)
         await pilot.press("y")
-        await settle(pilot)
+        await settle(pilot, failures=(WritesDisabledError,))
         assert isinstance(app.screen, ErrorModal)
         assert app.screen.error_title == "Writes are disabled"
         assert not app.browsers.writing_stores()
