@@ -252,7 +252,7 @@ class LibraryRetriever:
                 reasons.append(
                     {"kind": "entity", "entity": names, "query": trace.entity_candidates}
                 )
-            terms = [k for k, ids in trace.new_in_window.items() if node.node_id in ids]
+            terms = [k for k, ids in trace.windows.items() if node.node_id in ids]
             if terms:
                 reasons.append({"kind": "keyword", "terms": terms})
             if node.node_id in trace.reached_from:
