@@ -69,7 +69,14 @@ def _rank_step(fact: KnowledgeNode, ranked: list[str], kept: list[str], max_node
 def _closing(steps: list[Triple], fact: KnowledgeNode, kept: list[str], profile: str) -> None:
     if fact.node_id in kept or any(cut for _, _, cut in steps):
         return
-    found_by = [r.get("kind", "") for r in (fact.metadata or {}).get("retrieved_because", [])]
+    reasons = (fact.metadata or {}).get("retrieved_because", [])
+    hop = next((r for r in reasons if r.get("kind") == "similar_to"), None)
+    if hop is not None:
+        origin = str(hop.get("from", ""))[:8]
+        what = f"ranked reached it over SIMILAR_TO from {origin}, a fact {profile} never had"
+        steps.append(("similarity expansion", what, True))
+        return
+    found_by = [r.get("kind", "") for r in reasons]
     how = f" (ranked found it by: {', '.join(found_by)})" if found_by else ""
     steps.append(("result", f"no step of {profile} reaches this fact{how}", True))
 

@@ -53,6 +53,8 @@ class MissedList(OptionList):
             line.append(f"\n   cut by {item['cut_by']}: ", style="yellow")
             line.append(item["reason"], style="dim")
             self.add_option(Option(line, id=node.node_id))
+        if self.option_count:
+            self.highlighted = 0
 
     def cursor_id(self) -> str | None:
         if self.highlighted is None or not self.option_count:
