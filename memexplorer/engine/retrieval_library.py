@@ -237,9 +237,11 @@ class LibraryRetriever:
             windows = prefetch_windows(self.graph, self.agent_id, entities, limit)
         self._windows = windows or {}
         with one_scan_thread(self.graph):
-            return self._retrieve(query, max_depth, max_nodes)
+            seeds, seen = self._seeds(query, max_nodes)
+        return self._finish(query, seeds, seen, max_depth, max_nodes)
 
-    def _retrieve(self, query: str, max_depth: int, max_nodes: int) -> LibrarySubgraph:
+    def _seeds(self, query: str, max_nodes: int) -> tuple[list[KnowledgeNode], set[str]]:
+        """Entity seeds, then each keyword's window: the steps a LIMIT decides."""
         trace = self.trace
         limit = max(max_nodes * 3, 60)
         words = query.lower().split()
@@ -257,6 +259,19 @@ class LibraryRetriever:
             trace.windows[keyword] = self._last_window
             trace.new_in_window[keyword] = [n.node_id for n in seeds[before:]]
         trace.seeds = [n.node_id for n in seeds]
+        return seeds, seen
+
+    def _finish(
+        self,
+        query: str,
+        seeds: list[KnowledgeNode],
+        seen: set[str],
+        max_depth: int,
+        max_nodes: int,
+    ) -> LibrarySubgraph:
+        """Expansion, rank and trim, provenance and supersession marks."""
+        trace = self.trace
+        words = trace.words
         expanded, edges = self._expand(seeds, seen, max_depth, max_nodes)
         trace.expanded = [n.node_id for n in expanded]
 
