@@ -70,22 +70,25 @@ def _similar_edges(graph: GraphStore, node_id: str, rel_tables: set[str]) -> lis
     """(other id, weight, outgoing?) of every SIMILAR_TO edge at a fact."""
     if "SIMILAR_TO" not in rel_tables:
         return []
+    # The {memory_id: $id} form is a primary-key lookup; a WHERE on it scans the table.
     outgoing = graph.rows(
-        """MATCH (a:SemanticMemory)-[r:SIMILAR_TO]->(b:SemanticMemory)
-           WHERE a.memory_id = $id RETURN b.memory_id, r.weight, true""",
+        """MATCH (a:SemanticMemory {memory_id: $id})-[r:SIMILAR_TO]->(b:SemanticMemory)
+           RETURN b.memory_id, r.weight, true""",
         {"id": node_id},
+        reuse=True,
     )
     incoming = graph.rows(
-        """MATCH (b:SemanticMemory)-[r:SIMILAR_TO]->(a:SemanticMemory)
-           WHERE a.memory_id = $id RETURN b.memory_id, r.weight, false""",
+        """MATCH (b:SemanticMemory)-[r:SIMILAR_TO]->(a:SemanticMemory {memory_id: $id})
+           RETURN b.memory_id, r.weight, false""",
         {"id": node_id},
+        reuse=True,
     )
     return outgoing + incoming
 
 
 def fact_by_id(graph: GraphStore, node_id: str) -> KnowledgeNode | None:
     rows = graph.rows(
-        f"MATCH (m:SemanticMemory) WHERE m.memory_id = $id RETURN {fact_columns('m')}",
+        f"MATCH (m:SemanticMemory {{memory_id: $id}}) RETURN {fact_columns('m')}",
         {"id": node_id},
     )
     return fact_from_row(rows[0]) if rows else None
@@ -125,12 +128,14 @@ def explain_retrieval(
         "kept": [n.node_id for n in subgraph.nodes],
     }
 
-    def walk(fact: KnowledgeNode) -> list[Step]:
-        edges = _similar_edges(graph, fact.node_id, rel_tables)
+    def walk(fact: KnowledgeNode, full: bool = True) -> list[Step]:
+        def edges() -> list[list[Any]]:
+            return _similar_edges(graph, fact.node_id, rel_tables)
+
         if profile == "library":
-            raw = library_steps(fact, runner.trace, edges, context)
+            raw = library_steps(fact, runner.trace, edges, context, full)
         elif profile == "amplihack-rs":
-            raw = rs_steps(fact, runner.trace, edges, context)
+            raw = rs_steps(fact, runner.trace, edges, context, full)
         else:
             kept = fact.node_id in context["kept"]
             raw = [
@@ -146,7 +151,8 @@ def explain_retrieval(
         kept = set(context["kept"])
         for node in reference.nodes:
             if node.node_id not in kept:
-                explanation.missed.append((node, walk(node)))
+                # Up to the step that cut it; why_not walks every step.
+                explanation.missed.append((node, walk(node, full=False)))
     return explanation
 
 

@@ -4,11 +4,13 @@ Why: the step that cut a fact is the answer to "why did my agent not see
 this?". Each function returns ``(step, outcome, cut)`` triples in the order the
 profile runs its steps; the first triple with ``cut`` set is the step that lost
 the fact. ``edges`` are the fact's SIMILAR_TO edges as ``(other id, weight,
-fact is the edge's source)``.
+fact is the edge's source)``, read only when a step needs them; with ``full``
+false the walk stops at the first step that cut the fact.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .knowledge import KnowledgeNode
@@ -19,6 +21,11 @@ __all__ = ["library_steps", "rs_steps"]
 
 _PUNCTUATION = ".,;:!?()[]{}\"'`"
 Triple = tuple[str, str, bool]
+Edges = Callable[[], list[list[Any]]]
+
+
+def _cut(steps: list[Triple]) -> bool:
+    return any(cut for _, _, cut in steps)
 
 
 def _text(fact: KnowledgeNode) -> tuple[str, str]:
@@ -69,13 +76,20 @@ def _rank_step(fact: KnowledgeNode, ranked: list[str], kept: list[str], max_node
 def _closing(steps: list[Triple], fact: KnowledgeNode, kept: list[str], profile: str) -> None:
     if fact.node_id in kept or any(cut for _, _, cut in steps):
         return
-    found_by = [r.get("kind", "") for r in (fact.metadata or {}).get("retrieved_because", [])]
+    reasons = (fact.metadata or {}).get("retrieved_because", [])
+    hop = next((r for r in reasons if r.get("kind") == "similar_to"), None)
+    if hop is not None:
+        origin = str(hop.get("from", ""))[:8]
+        what = f"ranked reached it over SIMILAR_TO from {origin}, a fact {profile} never had"
+        steps.append(("similarity expansion", what, True))
+        return
+    found_by = [r.get("kind", "") for r in reasons]
     how = f" (ranked found it by: {', '.join(found_by)})" if found_by else ""
     steps.append(("result", f"no step of {profile} reaches this fact{how}", True))
 
 
 def library_steps(
-    fact: KnowledgeNode, trace: LibraryTrace, edges: list[list[Any]], ctx: dict[str, Any]
+    fact: KnowledgeNode, trace: LibraryTrace, edges: Edges, ctx: dict[str, Any], full: bool
 ) -> list[Triple]:
     """The library's steps: keywords, entity seeds, windows, expansion, rank and trim."""
     steps: list[Triple] = []
@@ -112,8 +126,10 @@ def library_steps(
                     True,
                 )
             )
+    if not full and _cut(steps):
+        return steps
     if fact.node_id not in trace.seeds:
-        steps.append(_library_expansion(fact, trace, edges, ctx))
+        steps.append(_library_expansion(fact, trace, edges(), ctx))
     steps.append(_rank_step(fact, trace.ranked, trace.kept, ctx["max_nodes"]))
     _closing(steps, fact, trace.kept, "the library")
     return steps
@@ -154,7 +170,7 @@ def _library_expansion(
 
 
 def rs_steps(
-    fact: KnowledgeNode, trace: RsTrace, edges: list[list[Any]], ctx: dict[str, Any]
+    fact: KnowledgeNode, trace: RsTrace, edges: Edges, ctx: dict[str, Any], full: bool
 ) -> list[Triple]:
     """amplihack-rs's steps: keywords, each keyword's top max_nodes, expansion, rank and trim."""
     steps: list[Triple] = []
@@ -172,9 +188,11 @@ def rs_steps(
                     True,
                 )
             )
+    if not full and _cut(steps):
+        return steps
     if fact.node_id not in trace.seeds:
         reached = set(trace.seeds) | set(trace.expanded)
-        near = [(other, weight) for other, weight, _ in edges if other in reached]
+        near = [(other, weight) for other, weight, _ in edges() if other in reached]
         strong = [other for other, weight in near if (weight or 0.0) >= ctx["threshold"]]
         if fact.node_id in trace.expanded:
             steps.append(("similarity expansion", "reached over SIMILAR_TO", False))

@@ -20,9 +20,6 @@ The per-step record (:class:`LibraryTrace`) feeds the "what was missed" view.
 
 from __future__ import annotations
 
-import base64
-import json
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,52 +35,11 @@ from .library_queries import (
     SUPERSEDED_QUERY,
     TWO_HOP_QUERY,
 )
+from .library_text import DecodeFailed, decode, library_entity_candidates
+from .library_windows import Pattern, prefetch_windows
 from .scan_threads import one_scan_thread
 
 __all__ = ["LibraryRetriever", "LibraryTrace", "library_entity_candidates"]
-
-_ENTITY_CANDIDATE = re.compile(
-    r"\b("
-    r"[A-Z][a-z]*(?:['\u2019\-][A-Z]?[a-z]+)+(?:\s+(?:[A-Z][a-z]+(?:['\u2019\-][A-Z]?[a-z]+)?))*"
-    r"|"
-    r"[A-Z][a-z]+(?:\s+(?:[A-Z][a-z]+(?:['\u2019\-][A-Z]?[a-z]+)?))*"
-    r")\b"
-)
-
-
-def library_entity_candidates(query: str) -> list[str]:
-    """The names the library's entity seed search looks up, in its order (repeats kept).
-
-    Any capitalised word counts (the second alternative repeats with ``*``, so
-    "What" is a candidate); without one, every lowercased word longer than
-    three characters with ``'`` and ``s`` stripped from both ends.
-    """
-    found = _ENTITY_CANDIDATE.findall(query)
-    if not found:
-        found = [w.strip("'s") for w in query.lower().split() if len(w) > 3]
-    return [c.lower() for c in found if len(c.lower()) > 2]
-
-
-class _DecodeFailed(Exception):
-    """A stored JSON column the library's decoder raises on (Kuzu era)."""
-
-
-def _decode(raw: Any, fallback: Any, ladybug: bool) -> Any:
-    """The library's decoder: ``json.loads`` (4ae0813) or ``_decode_structured`` (b3033f7)."""
-    if not raw:
-        return fallback
-    if not ladybug:
-        try:
-            return json.loads(raw)
-        except (TypeError, ValueError) as exc:
-            raise _DecodeFailed from exc
-    try:
-        return json.loads(base64.b64decode(raw).decode())
-    except Exception:
-        try:
-            return json.loads(raw)
-        except Exception:
-            return fallback
 
 
 @dataclass
@@ -117,6 +73,7 @@ class LibraryRetriever:
         self.ladybug = getattr(graph, "engine", "kuzu") == "ladybug"
         self.trace = LibraryTrace()
         self._last_window: list[str] = []
+        self._windows: dict[Pattern, list[list[Any]]] = {}
 
     def _rows(self, cypher: str, params: dict[str, Any]) -> list[list[Any]] | None:
         """Rows of one of the library's queries; None where the library's try/except
@@ -137,14 +94,18 @@ class LibraryRetriever:
             confidence=row[3],
             source_id=row[4] or "",
             created_at=row[created_at] or "",
-            tags=_decode(row[tags_at], [], self.ladybug),
-            metadata=_decode(row[meta_at], {}, self.ladybug),
+            tags=decode(row[tags_at], [], self.ladybug),
+            metadata=decode(row[meta_at], {}, self.ladybug),
         )
 
-    def _window(self, cypher: str, params: dict[str, Any], seen: set[str]) -> list[KnowledgeNode]:
+    def _window(
+        self, pattern: Pattern, cypher: str, params: dict[str, Any], seen: set[str]
+    ) -> list[KnowledgeNode]:
         """New nodes of one LIMIT window, in the database's order; a row whose
         JSON the library cannot decode ends the window there (its id stays seen)."""
-        rows = self._rows(cypher, params) or []
+        rows = self._windows.get(pattern)
+        if rows is None:
+            rows = self._rows(cypher, params) or []
         self._last_window = [row[0] for row in rows]
         nodes = []
         for row in rows:
@@ -153,7 +114,7 @@ class LibraryRetriever:
             seen.add(row[0])
             try:
                 nodes.append(self._node(row, 5, 6, 7))
-            except _DecodeFailed:
+            except DecodeFailed:
                 break
         return nodes
 
@@ -162,7 +123,7 @@ class LibraryRetriever:
         nodes: list[KnowledgeNode] = []
         for candidate in self.trace.entity_candidates:
             params = {"agent_id": self.agent_id, "entity": candidate, "limit": limit}
-            nodes.extend(self._window(ENTITY_QUERY, params, seen))
+            nodes.extend(self._window(("entity", candidate), ENTITY_QUERY, params, seen))
         return nodes[:limit]
 
     def _hop_rows(self, seed_id: str, max_depth: int) -> list[list[Any]]:
@@ -196,12 +157,12 @@ class LibraryRetriever:
                     seen.add(row[0])
                     try:
                         expanded.append(self._node(row, 5, 8, 6))
-                    except _DecodeFailed:
+                    except DecodeFailed:
                         break
                     self.trace.reached_from[row[0]] = (seed.node_id, row[7])
                 try:
-                    meta = _decode(row[9], {}, self.ladybug) if row[9] else {}
-                except _DecodeFailed:
+                    meta = decode(row[9], {}, self.ladybug) if row[9] else {}
+                except DecodeFailed:
                     meta = {}
                 edges.append(KnowledgeEdge(seed.node_id, row[0], "SIMILAR_TO", row[7], meta))
         return expanded, edges
@@ -252,7 +213,7 @@ class LibraryRetriever:
                 reasons.append(
                     {"kind": "entity", "entity": names, "query": trace.entity_candidates}
                 )
-            terms = [k for k, ids in trace.new_in_window.items() if node.node_id in ids]
+            terms = [k for k, ids in trace.windows.items() if node.node_id in ids]
             if terms:
                 reasons.append({"kind": "keyword", "terms": terms})
             if node.node_id in trace.reached_from:
@@ -266,10 +227,21 @@ class LibraryRetriever:
     def retrieve(self, query: str, max_depth: int = 2, max_nodes: int = 20) -> LibrarySubgraph:
         if not query or not query.strip():
             return LibrarySubgraph(query=query)
+        limit = max(max_nodes * 3, 60)
+        patterns = [("entity", c) for c in library_entity_candidates(query)]
+        patterns += [("keyword", w) for w in query.lower().split() if len(w) > 2]
+        windows = prefetch_windows(self.graph, self.agent_id, patterns, limit)
+        if windows is None:
+            # Common words filled the cap; names rarely match, so theirs may still be decided.
+            entities = [p for p in patterns if p[0] == "entity"]
+            windows = prefetch_windows(self.graph, self.agent_id, entities, limit)
+        self._windows = windows or {}
         with one_scan_thread(self.graph):
-            return self._retrieve(query, max_depth, max_nodes)
+            seeds, seen = self._seeds(query, max_nodes)
+        return self._finish(query, seeds, seen, max_depth, max_nodes)
 
-    def _retrieve(self, query: str, max_depth: int, max_nodes: int) -> LibrarySubgraph:
+    def _seeds(self, query: str, max_nodes: int) -> tuple[list[KnowledgeNode], set[str]]:
+        """Entity seeds, then each keyword's window: the steps a LIMIT decides."""
         trace = self.trace
         limit = max(max_nodes * 3, 60)
         words = query.lower().split()
@@ -283,10 +255,23 @@ class LibraryRetriever:
             # A repeated keyword asks the same window again: every row is seen.
             params = {"agent_id": self.agent_id, "keyword": keyword, "limit": limit}
             before = len(seeds)
-            seeds.extend(self._window(KEYWORD_QUERY, params, seen))
+            seeds.extend(self._window(("keyword", keyword), KEYWORD_QUERY, params, seen))
             trace.windows[keyword] = self._last_window
             trace.new_in_window[keyword] = [n.node_id for n in seeds[before:]]
         trace.seeds = [n.node_id for n in seeds]
+        return seeds, seen
+
+    def _finish(
+        self,
+        query: str,
+        seeds: list[KnowledgeNode],
+        seen: set[str],
+        max_depth: int,
+        max_nodes: int,
+    ) -> LibrarySubgraph:
+        """Expansion, rank and trim, provenance and supersession marks."""
+        trace = self.trace
+        words = trace.words
         expanded, edges = self._expand(seeds, seen, max_depth, max_nodes)
         trace.expanded = [n.node_id for n in expanded]
 

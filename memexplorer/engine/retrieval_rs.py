@@ -54,8 +54,8 @@ _KEYWORD = f"""
 """
 
 _NEIGHBOURS = f"""
-    MATCH (a:SemanticMemory)-[r:SIMILAR_TO]-(b:SemanticMemory)
-    WHERE a.memory_id = $node AND b.agent_id = $agent AND r.weight >= $min
+    MATCH (a:SemanticMemory {{memory_id: $node}})-[r:SIMILAR_TO]-(b:SemanticMemory)
+    WHERE b.agent_id = $agent AND r.weight >= $min
     RETURN r.weight, {fact_columns("b")}
     ORDER BY r.weight DESC, offset(id(r))
 """

@@ -1,9 +1,11 @@
 """The query box: what one agent's retrieval returns for a text, and why.
 
-It runs the engine's own ``retrieve_subgraph`` (through the app's MemoryPool, on
-the store the browsers already hold open), so the operator sees exactly what the
-agent would be shown: the facts, why each was chosen, the edges among them and
-the ``to_llm_context()`` text.
+It runs the engine's own retrieval (through the app's MemoryPool, on the store
+the browsers already hold open) with the agent's profile (``library`` by default,
+``amplihack-rs``, or memexplorer's ``ranked``), so the operator sees exactly what
+the agent would be shown: the facts, why each was chosen, the edges among them
+and the ``to_llm_context()`` text; beside it the facts ``ranked`` finds that the
+agent's retrieval left out, each with the step that cut it.
 """
 
 from __future__ import annotations
@@ -22,19 +24,21 @@ from textual.widgets import Footer, Header, Input, Static, Tree
 from textual.worker import Worker
 
 from memexplorer.app_commands import bindings_for
-from memexplorer.engine.knowledge import KnowledgeSubgraph
+from memexplorer.engine.knowledge import KnowledgeNode, KnowledgeSubgraph
+from memexplorer.engine.retrieval_explain import Explanation, Step, explain_retrieval
+from memexplorer.profile_choices import ProfileChoices
 from memexplorer.query_history import HistoryEntry, QueryHistory
 from memexplorer.widgets.context_pane import ContextPane
 from memexplorer.widgets.history_list import HistoryList
+from memexplorer.widgets.missed_list import MissedList
 from memexplorer.widgets.query_results import QueryResults
 from memexplorer.wording import counted
 
 from .error_modal import report_failed_worker
 from .node_detail_screen import NodeRef
+from .query_knobs import QueryKnobs
+from .why_not_screen import WhyNotScreen
 
-#: The max_nodes values ``+`` and ``-`` step through (20 is the library's default).
-MAX_NODES_STEPS = (1, 5, 10, 20, 30, 50, 100, 200)
-THRESHOLD_STEP = 0.05
 #: One writer of the history file at a time in this process.
 _HISTORY_LOCK = threading.Lock()
 
@@ -46,16 +50,20 @@ class Request:
     text: str
     max_nodes: int
     threshold: float
+    profile: str
 
 
-class QueryScreen(Screen[None]):
+class QueryScreen(QueryKnobs, Screen[None]):
     """Run an agent's retrieval on a text and see what it returns, and why."""
 
     HELP = (
         "Type a query and press **enter**: the agent's `retrieve_subgraph` runs on it, "
-        "read-only. Each fact shows why it was returned (keyword terms, entity, a "
-        "SIMILAR_TO hop with its weight, or the temporal chain it belongs to), its chain "
-        "position and whether it was superseded; then the edges among the facts. Below is "
+        "read-only, with the profile in the title (**p** switches: library, amplihack-rs, "
+        "ranked; kept per store). Under the facts, **missed** lists what ranked finds and "
+        "the agent's retrieval left out, with the step that cut each; **w** on any fact "
+        "walks it through every step. Each fact shows why it was returned (keyword terms, "
+        "entity, a SIMILAR_TO hop with its weight, or the temporal chain it belongs to), its "
+        "chain position and whether it was superseded; then the edges among the facts. Below is "
         "the `to_llm_context()` text an LLM would get. History (left) is kept across "
         "restarts and narrows as you type. **tab** leaves the query box: the letter keys "
         "below work outside it."
@@ -67,6 +75,7 @@ class QueryScreen(Screen[None]):
     QueryScreen #settings { width: auto; padding: 1 1 0 1; color: $text-muted; }
     QueryScreen #answer { width: 1fr; }
     QueryScreen QueryResults { height: 3fr; }
+    QueryScreen MissedList { height: 2fr; }
     """
 
     @dataclass
@@ -74,6 +83,13 @@ class QueryScreen(Screen[None]):
         request: Request
         subgraph: KnowledgeSubgraph
         contexts: tuple[str, str]
+        explanation: Explanation
+
+    @dataclass
+    class Walked(Message):
+        fact: KnowledgeNode
+        steps: list[Step]
+        kept: bool
 
     @dataclass
     class HistoryLoaded(Message):
@@ -84,6 +100,8 @@ class QueryScreen(Screen[None]):
         self.store = store
         self.agent = agent
         self.history = history or QueryHistory()
+        self.choices = ProfileChoices()
+        self.profile = self.choices.get(store)
         self.max_nodes = 20
         self.threshold = 0.3
         self.chronological = False
@@ -100,12 +118,11 @@ class QueryScreen(Screen[None]):
             yield HistoryList(self.agent, str(self.store), id="history")
             with Vertical(id="answer"):
                 yield QueryResults(id="results")
+                yield MissedList(id="missed")
                 yield ContextPane(id="context")
         yield Footer()
 
     def on_mount(self) -> None:
-        mode = self.app.browsers.mode(self.store)  # type: ignore[attr-defined]
-        self.sub_title = f"{mode} · {self.agent} · {self.store}"
         self._show_settings()
         self.query_one("#query", Input).focus()
         self.load_history()
@@ -119,9 +136,14 @@ class QueryScreen(Screen[None]):
         return self.query_one(ContextPane)
 
     def _show_settings(self) -> None:
+        mode = self.app.browsers.mode(self.store)  # type: ignore[attr-defined]
+        self.sub_title = f"profile {self.profile} · {mode} · {self.agent} · {self.store}"
         order = "chronological" if self.chronological else "by confidence"
         self.query_one("#settings", Static).update(
-            Text(f"max {self.max_nodes} nodes · similarity ≥ {self.threshold:.2f} · {order}")
+            Text(
+                f"{self.profile} · max {self.max_nodes} nodes · "
+                f"similarity ≥ {self.threshold:.2f} · {order}"
+            )
         )
 
     # -- retrieval ------------------------------------------------------------------------
@@ -129,7 +151,7 @@ class QueryScreen(Screen[None]):
         """Retrieve for ``text`` with the current knobs (and record it in the history)."""
         if not text.strip():
             return
-        self.request = Request(text.strip(), self.max_nodes, self.threshold)
+        self.request = Request(text.strip(), self.max_nodes, self.threshold, self.profile)
         # A title, not the animated loading indicator: its frames would take the GIL
         # from the worker (kuzu hands rows to Python one call at a time).
         self.results.border_title = f"searching for {self.request.text!r}…"
@@ -138,20 +160,27 @@ class QueryScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="query", exit_on_error=False)
     def retrieve(self, request: Request) -> None:
         memory = self.app.memories.get(self.store, self.agent)  # type: ignore[attr-defined]
-        subgraph = memory.retrieve_subgraph(
-            request.text, max_nodes=request.max_nodes, similarity_threshold=request.threshold
+        explanation = explain_retrieval(
+            memory.graph,
+            memory.agent_name,
+            memory.rel_tables(),
+            request.text,
+            profile=request.profile,
+            max_nodes=request.max_nodes,
+            similarity_threshold=request.threshold,
         )
+        subgraph = explanation.subgraph
         contexts = (subgraph.to_llm_context(), subgraph.to_llm_context(chronological=True))
-        self.post_message(self.Answered(request, subgraph, contexts))
+        self.post_message(self.Answered(request, subgraph, contexts, explanation))
 
     def on_query_screen_answered(self, message: Answered) -> None:
         if message.request != self.request:
             return
         self.answer = message
         graph = message.subgraph
-        self.results.show(
-            graph, f"{counted(len(graph.nodes), 'fact')} · {counted(len(graph.edges), 'edge')}"
-        )
+        facts, edges = counted(len(graph.nodes), "fact"), counted(len(graph.edges), "edge")
+        self.results.show(graph, f"{message.request.profile}: {facts} · {edges}")
+        self.query_one(MissedList).show(message.explanation)
         self._show_context()
         self.results.focus()
         if self._unsaved is not None:
@@ -209,7 +238,40 @@ class QueryScreen(Screen[None]):
 
     # -- commands -------------------------------------------------------------------------
     def action_open_result(self) -> None:
-        self._open(self.results.cursor_id())
+        missed = self.query_one(MissedList)
+        self._open(missed.cursor_id() if missed.has_focus else self.results.cursor_id())
+
+    @on(MissedList.OptionSelected, "#missed")
+    def missed_selected(self, event: MissedList.OptionSelected) -> None:
+        self._open(event.option.id)
+
+    def action_focus_missed(self) -> None:
+        self.query_one(MissedList).focus()
+
+    def action_why_not(self) -> None:
+        """Walk the fact under the cursor (a result or a missed one) through the steps."""
+        if self.answer is None:
+            self.notify("Run a query first", severity="warning")
+            return
+        missed = self.query_one(MissedList)
+        if missed.has_focus:
+            fact = missed.nodes.get(missed.cursor_id() or "")
+        else:
+            by_id = {n.node_id: n for n in self.answer.subgraph.nodes}
+            fact = by_id.get(self.results.cursor_id() or "")
+        if fact is None:
+            self.notify("Put the cursor on a fact first", severity="warning")
+            return
+        self.walk(self.answer.explanation, fact)
+
+    @work(thread=True, exclusive=True, group="why", exit_on_error=False)
+    def walk(self, explanation: Explanation, fact: KnowledgeNode) -> None:
+        kept = any(n.node_id == fact.node_id for n in explanation.subgraph.nodes)
+        self.post_message(self.Walked(fact, explanation.why_not(fact), kept))
+
+    def on_query_screen_walked(self, message: Walked) -> None:
+        profile = self.answer.request.profile if self.answer else self.profile
+        self.app.push_screen(WhyNotScreen(profile, message.fact, message.steps, message.kept))
 
     def action_focus_query(self) -> None:
         self.query_one("#query", Input).focus()
@@ -234,34 +296,6 @@ class QueryScreen(Screen[None]):
             return
         self.app.copy_to_clipboard(self.context.text)
         self.notify("Copied the LLM context to the clipboard")
-
-    def action_more_nodes(self) -> None:
-        self._set_max_nodes(1)
-
-    def action_fewer_nodes(self) -> None:
-        self._set_max_nodes(-1)
-
-    def _set_max_nodes(self, step: int) -> None:
-        below = [n for n in MAX_NODES_STEPS if n < self.max_nodes]
-        above = [n for n in MAX_NODES_STEPS if n > self.max_nodes]
-        if step > 0 and above:
-            self.max_nodes = above[0]
-        elif step < 0 and below:
-            self.max_nodes = below[-1]
-        self._rerun()
-
-    def action_raise_threshold(self) -> None:
-        self.threshold = min(1.0, round(self.threshold + THRESHOLD_STEP, 2))
-        self._rerun()
-
-    def action_lower_threshold(self) -> None:
-        self.threshold = max(0.0, round(self.threshold - THRESHOLD_STEP, 2))
-        self._rerun()
-
-    def _rerun(self) -> None:
-        self._show_settings()
-        if self.request is not None:
-            self.run_query(self.request.text)
 
     def action_close(self) -> None:
         self.dismiss()

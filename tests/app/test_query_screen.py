@@ -72,6 +72,17 @@ async def open_query(pilot, agent: str, store: Path) -> QueryScreen:
     return screen
 
 
+async def use_profile(pilot, screen: QueryScreen, profile: str) -> None:
+    """Press p (outside the query box) until the profile is ``profile``."""
+    screen.results.focus()
+    for _ in range(3):
+        if screen.profile == profile:
+            return
+        await pilot.press("p")
+        await settle(pilot)
+    assert screen.profile == profile
+
+
 async def ask(pilot, screen: QueryScreen, text: str) -> QueryResults:
     await pilot.press("slash")
     screen.query_one("#query").value = ""
@@ -80,21 +91,22 @@ async def ask(pilot, screen: QueryScreen, text: str) -> QueryResults:
     return screen.results
 
 
-def reference_cases(agent: str, stores: Path, expected: dict) -> list[tuple[str, set[str]]]:
+def reference_cases(agent: str, stores: Path, expected: dict) -> list[tuple[str, list[str]]]:
     """(query, node ids that must be shown) for an agent.
 
-    expected_retrieval.json has queries for the three single-agent stores only. For
+    expected_retrieval.json has queries for the three single-agent stores only, with
+    the library's node ids in its order. For
     the two agents sharing one store, each concept of the agent (from its
     reference export) is a query, and every fact with that concept must be shown:
     each is a keyword match, and no agent there has more than 20 facts.
     """
     if agent in expected["agents"]:
-        return [(case["query"], set(case["node_ids"])) for case in expected["agents"][agent]]
+        return [(case["query"], case["node_ids"]) for case in expected["agents"][agent]]
     name = f"shared_two_agents.{agent}.export_to_json.json"
     facts = json.loads((stores / "exports" / name).read_text())["semantic_nodes"]
     assert 0 < len(facts) <= 20
     concepts = sorted({fact["concept"] for fact in facts})
-    return [(c, {f["memory_id"] for f in facts if f["concept"] == c}) for c in concepts]
+    return [(c, [f["memory_id"] for f in facts if f["concept"] == c]) for c in concepts]
 
 
 @pytest.mark.parametrize("agent", sorted(STORES))
@@ -112,7 +124,10 @@ async def test_every_reference_query_shows_the_reference_nodes(
             results = await ask(pilot, screen, query)
             assert results.subgraph is not None and results.subgraph.query == query
             shown = results.shown_ids()
-            assert must_show <= set(shown), query
+            if agent in expected_retrieval["agents"]:
+                assert shown == must_show, query  # the library's ids, in its order
+            else:
+                assert set(must_show) <= set(shown), query
             assert len(shown) <= 20
             agents = {n.node_id: n for n in results.subgraph.nodes}
             assert set(shown) == set(agents)
@@ -129,6 +144,7 @@ async def test_reasons_chain_marks_edges_and_context(home):
         await settle(pilot)
         store = home / STORES["ops-agent"].split("/", 2)[2]
         screen = await open_query(pilot, "ops-agent", store)
+        await use_profile(pilot, screen, "ranked")
         results = await ask(pilot, screen, "checkout-api replicas")
         assert results.has_focus
         graph = results.subgraph
@@ -185,6 +201,7 @@ async def test_keys_order_copy_max_nodes_threshold_and_focus(home):
         await pilot.press("enter")  # an empty query runs nothing
         await settle(pilot)
         assert screen.answer is None
+        await use_profile(pilot, screen, "ranked")  # the knobs below are ranked's
         results = await ask(pilot, screen, "checkout-api replicas")
         notes = record_notes(app)
         await pilot.press("c")

@@ -35,3 +35,25 @@ def test_query_chronological_context_with_fewer_nodes(snap_compare, snapshot_hom
 def test_query_help(snap_compare, snapshot_home):
     app = create_app(snapshot_home)
     assert snap_compare(app, terminal_size=SIZE, run_before=keys("q", "f1"))
+
+
+def test_query_missed_facts_with_the_step_that_cut_them(snap_compare, snapshot_home):
+    app = create_app(snapshot_home)
+    press = ("q", *"Who owns checkout-api?", "enter")
+    assert snap_compare(app, terminal_size=SIZE, run_before=keys(*press))
+
+
+def test_query_why_this_one(snap_compare, snapshot_home):
+    app = create_app(snapshot_home)
+    assert snap_compare(app, terminal_size=SIZE, run_before=keys(*ASK, "w"))
+
+
+def test_query_why_not_a_missed_fact(snap_compare, snapshot_home):
+    app = create_app(snapshot_home)
+    press = ("q", *"Who owns checkout-api?", "enter", "m", "w")
+    assert snap_compare(app, terminal_size=SIZE, run_before=keys(*press))
+
+
+def test_query_profile_switched_to_amplihack_rs(snap_compare, snapshot_home):
+    app = create_app(snapshot_home)
+    assert snap_compare(app, terminal_size=SIZE, run_before=keys(*ASK, "p"))

@@ -54,7 +54,7 @@ def test_five_value_chain_has_supersedes_and_transitions_in_order(memory):
     )
     assert rows == [[2, "4", "3", "update"], [3, "6", "4", "update"],
                     [4, "8", "6", "update"], [5, "12", "8", "update"]]  # fmt: skip
-    subgraph = memory.retrieve_subgraph("checkout-api replicas")
+    subgraph = memory.retrieve_subgraph("checkout-api replicas", profile="ranked")
     ordered = sorted(subgraph.nodes, key=lambda n: n.metadata["temporal_index"])
     assert [n.node_id for n in ordered] == [ids[t] for t in range(1, 6)]
     assert ordered[-1].metadata["chain_position"] == "chain 5/5, current"
@@ -69,7 +69,7 @@ def test_superseded_fact_confidence_is_lowered_once(memory):
     assert facts[ids[3]].confidence == pytest.approx(0.9)
     assert facts[ids[1]].confidence == pytest.approx(0.45)
     assert facts[ids[1]].metadata["confidence_before_supersede"] == pytest.approx(0.9)
-    retrieved = {n.node_id: n for n in memory.retrieve_subgraph("replicas").nodes}
+    retrieved = {n.node_id: n for n in memory.retrieve_subgraph("replicas", profile="ranked").nodes}
     assert retrieved[ids[1]].confidence == pytest.approx(0.45)  # not halved again
 
 
@@ -107,7 +107,7 @@ def test_similarity_only_against_fifty_most_recent(memory):
 def test_similar_hop_reason_names_its_origin(memory):
     seed = memory.store_knowledge("Kafka cluster uses three brokers", "kafka brokers", tags=["k"])
     hop = memory.store_knowledge("Kafka brokers sit behind three zones", "kafka zones", tags=["k"])
-    result = memory.retrieve_subgraph("cluster")
+    result = memory.retrieve_subgraph("cluster", profile="ranked")
     reasons = {n.node_id: n.metadata["retrieved_because"] for n in result.nodes}
     assert reasons[seed][0]["kind"] == "keyword"
     assert reasons[hop][0]["kind"] == "similar_to" and reasons[hop][0]["from"] == seed
