@@ -57,3 +57,10 @@ def test_query_why_not_a_missed_fact(snap_compare, snapshot_home):
 def test_query_profile_switched_to_amplihack_rs(snap_compare, snapshot_home):
     app = create_app(snapshot_home)
     assert snap_compare(app, terminal_size=SIZE, run_before=keys(*ASK, "p"))
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 50)], ids=["80x24", "200x50"])
+def test_query_results_at_other_sizes(snap_compare, snapshot_home, size):
+    """Nothing that matters is cut at 80×24; 200×50 uses the room."""
+    app = create_app(snapshot_home)
+    assert snap_compare(app, terminal_size=size, run_before=keys(*ASK))
