@@ -68,3 +68,13 @@ def _no_user_data(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     folder = tmp_path / "xdg-data-home"
     monkeypatch.setenv("XDG_DATA_HOME", str(folder))
     return folder
+
+
+@pytest.fixture(autouse=True)
+def _no_user_home(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """No test writes the operator's own ~/.amplihack (an import's backups go to
+    <home>/backups, and home defaults to $HOME/.amplihack)."""
+    folder = tmp_path / "user-home"
+    folder.mkdir()
+    monkeypatch.setenv("HOME", str(folder))
+    return folder
