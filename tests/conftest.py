@@ -74,7 +74,6 @@ def _no_user_data(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
 def _no_user_home(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     """No test writes the operator's own ~/.amplihack (an import's backups go to
     <home>/backups, and home defaults to $HOME/.amplihack)."""
-    folder = tmp_path / "user-home"
-    folder.mkdir()
+    folder = tmp_path / "user-home"  # created only if something writes there
     monkeypatch.setenv("HOME", str(folder))
     return folder
