@@ -3,7 +3,6 @@ will change (read-only), then, on confirm, the engine's import in a worker."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,12 +15,12 @@ from textual.widgets import Button, DataTable, Input, Static
 from textual.worker import Worker
 
 from memexplorer.app_commands import bindings_for
-from memexplorer.engine.exceptions import ImportDataError, MemoryError
+from memexplorer.engine.exceptions import MemoryError
 from memexplorer.engine.graphdb import identifier
 from memexplorer.engine.hierarchical_transfer import validate_export
+from memexplorer.engine.import_file import read_export
 from memexplorer.engine.progress import OperationCancelled, TaskControl
 from memexplorer.engine.transfer import (
-    MAX_IMPORT_BYTES,
     ImportResult,
     hierarchical_store_path,
     import_agent_store,
@@ -48,12 +47,7 @@ class ImportPreview:
 def read_preview(source: Path, graph, agent: str) -> ImportPreview:  # type: ignore[no-untyped-def]
     """Parse and check the file as the import will, then look its ids up, read-only
     (``graph`` None: the import makes a new store, which holds nothing yet)."""
-    if source.stat().st_size > MAX_IMPORT_BYTES:
-        raise ImportDataError(f"{source} is over the import cap of 500 MB; not read")
-    try:
-        data = json.loads(source.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ImportDataError(f"{source} is not a JSON export ({exc})") from None
+    data = read_export(source)  # the import's own checks: cap, UTF-8, JSON, depth, text
     doc = validate_export(data)
     counts = {name: len(rows) for name, rows in doc.items()}
     existing, store_counts = {}, {}
@@ -249,9 +243,11 @@ class ImportModal(ModalScreen[ImportResult | None]):
 
     @work(thread=True, exclusive=True, group="import", exit_on_error=False)
     def run_import(self, source: Path, merge: bool, control: TaskControl) -> None:
+        # The replaced store's backup goes under the app's home, where Backups lists it.
         result = import_agent_store(
-            self.agent, source, merge=merge, storage_path=self.store, control=control
-        )
+            self.agent, source, merge=merge, storage_path=self.store, control=control,
+            home=self.home,
+        )  # fmt: skip
         self.post_message(self.Imported(self, result))
 
     def on_import_modal_imported(self, message: Imported) -> None:
