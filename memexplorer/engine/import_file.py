@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from .exceptions import ImportDataError
-from .hierarchical_transfer import EDGE_SPECS
+from .export_schema import EDGE_SPECS
 
 __all__ = ["MAX_IMPORT_BYTES", "check_replace_file", "read_export"]
 
