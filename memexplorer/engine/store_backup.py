@@ -176,7 +176,9 @@ def restore_store_file(record: BackupRecord, manifest: dict[str, Any]) -> None:
         ticket.accept_changes()  # that open may checkpoint; from here nothing else may write
         temporary = store.with_name(f".{store.name}.restore-{uuid.uuid4().hex[:8]}")
         try:
-            copy_into_private_file(saved, temporary)
+            # Created 0600 first: copyfile keeps the mode of a file it overwrites.
+            os.close(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            shutil.copyfile(saved, temporary)
             shutil.copymode(store, temporary)
             ticket.ensure_unchanged()
             for suffix in _KUZU_SIDECARS:
