@@ -18,11 +18,13 @@ writing mode, from any thread) shares the one lock and returns a ticket with
 ``nested=True``; the lock is released when the outermost entry exits. Within a
 process, writes to one store are the caller's to serialise (the app does them one
 at a time per store); between processes the gate does it. A forked child does not
-inherit the parent's hold.
+inherit the parent's hold (it closes its copies of the lock at the fork), and the
+lock file is opened close-on-exec.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from dataclasses import dataclass, field
@@ -76,6 +78,21 @@ class _Held:
 
 _HELD: dict[Path, _Held] = {}
 _HELD_LOCK = threading.Lock()
+
+
+def _forget_holds_in_child() -> None:
+    """A forked child shares the parent's lock descriptions: it closes its copies (which
+    leaves the parent's lock in place) so it never keeps a store locked after the parent
+    is done, and holds nothing itself."""
+    global _HELD_LOCK
+    _HELD_LOCK = threading.Lock()  # another thread may have held it at the fork
+    for held in _HELD.values():
+        with contextlib.suppress(OSError):
+            os.close(held.fd)
+    _HELD.clear()
+
+
+os.register_at_fork(after_in_child=_forget_holds_in_child)
 
 
 def gate_held(store: str | Path) -> bool:
@@ -140,7 +157,9 @@ class write_gate:
     def __enter__(self) -> GateTicket:
         if writes_disabled():
             raise WritesDisabledError(
-                self.store, f"Refused to {self.action}: writes are disabled ({READ_ONLY_ENV}=1)"
+                self.store,
+                f"Writes are disabled in this process ({READ_ONLY_ENV}=1), so "
+                f"'{self.action}' was refused",
             )
         with _HELD_LOCK:
             held = _HELD.get(self.store)

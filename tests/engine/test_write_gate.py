@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import stat
 import struct
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -185,3 +189,36 @@ def test_a_link_at_the_lock_path_is_not_followed(store: Path, tmp_path: Path) ->
     with pytest.raises(StorePermissionError), write_gate(store, action="clean"):
         pytest.fail("locked through a symbolic link")
     assert not target.exists()
+
+
+FORKING_HOLDER = """
+import os, signal, sys
+from memexplorer.engine.write_gate import write_gate
+with write_gate(sys.argv[1], action="forking"):
+    child = os.fork()
+    if child == 0:
+        os.close(0), os.close(1)  # so the test sees the holder's pipes close with it
+        signal.pause()  # alive, with whatever it inherited, until the test kills it
+        os._exit(0)
+    print("ready", child, flush=True)
+    sys.stdin.read()
+"""
+
+
+def test_a_child_forked_by_a_killed_holder_does_not_keep_the_store_locked(store: Path) -> None:
+    holder = subprocess.Popen(
+        [sys.executable, "-c", FORKING_HOLDER, str(store)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert holder.stdout is not None
+    word, child = holder.stdout.readline().split()
+    assert word == "ready"
+    try:
+        with pytest.raises(StoreBusyError), write_gate(store, action="clean"):
+            pytest.fail("entered while the holder lives")
+        kill_holder(holder)
+        with write_gate(store, action="clean"):  # the child lives on, holding nothing
+            os.kill(int(child), 0)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(int(child), signal.SIGKILL)
