@@ -1,14 +1,14 @@
-"""A raw-db import and a JSON replace import SIGKILLed at 20 seeded random points
-each: after every kill the agent's store is at its path, opens, and holds either
-the old data or the new, whole (the README's promise: a kill at any point leaves
-the old data).
+"""A raw-db import and a JSON replace import SIGKILLed at every counted file
+operation and at 20 seeded random instants each: after every kill the agent's
+store is at its path, opens, and holds either the old data or the new, whole (the
+README's promise: a kill at any point leaves the old data).
 
-Half the points are counted file operations (the Nth ``open``, ``sendfile``,
-``fsync``, ``link``, ``rename``, ``unlink``, ``mkdir`` of the import, so every
-step between the first copy and the last rename is reachable); half are random
-delays within a full import's run time (which reach inside the database engine's
-own writes). One driver process forks an import per point, so no point pays for
-starting Python.
+The counted points are each ``open``, ``sendfile``, ``fsync``, ``link``,
+``rename``, ``replace``, ``unlink`` and ``mkdir`` of the import in turn (about 30),
+so every step between the first copy and the last rename is killed once; the
+random instants fall within a full import's run time and reach inside the
+database engine's own writes. One driver process forks an import per point, so
+no point pays for starting Python.
 """
 
 from __future__ import annotations
@@ -74,10 +74,10 @@ took = time.monotonic() - started
 assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, (work / "full" / "failed").read_text()
 operations = int((work / "full" / "operations").read_text())
 rng = random.Random(int(seed))
-for point in range(points):
-    by_count = point % 2 == 0
-    kill_at = rng.randint(1, operations) if by_count else 0
-    delay = 0.0 if by_count else rng.uniform(0, took)
+plan = [(n, 0.0) for n in range(1, operations + 1)]  # every counted operation
+plan += [(0, rng.uniform(0, took)) for _ in range(points)]  # and random instants
+for point, (kill_at, delay) in enumerate(plan):
+    by_count = kill_at > 0
     pid = run(work / f"point-{point}", kill_at)
     if not by_count:
         time.sleep(delay)  # the kill point itself, not a wait for anything
@@ -101,8 +101,8 @@ def _drive(kind: str, original: Path, source: Path, agent: str, work: Path) -> l
     lines = [json.loads(line) for line in run.stdout.splitlines()]
     assert lines[-1]["operations"] > 10, lines[-1]
     points = lines[:-1]
-    assert len(points) == POINTS
-    assert sum(p["killed"] for p in points) >= POINTS // 2, points  # most points did kill
+    assert len(points) == lines[-1]["operations"] + POINTS
+    assert sum(p["killed"] for p in points) >= len(points) // 2, points  # most points did kill
     return points
 
 
