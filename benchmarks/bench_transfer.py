@@ -27,10 +27,10 @@ def bench(n: int, workdir: Path) -> dict[str, float]:
     store = workdir / f"store-{n}"
     results: dict[str, float] = {"facts": n, "file_mb": source.stat().st_size / 1e6}
     start = time.perf_counter()
-    import_agent_store(AGENT, source, storage_path=store)
+    import_agent_store(AGENT, source, storage_path=store, home=workdir / "home")
     results["import_fresh_s"] = time.perf_counter() - start
     start = time.perf_counter()
-    import_agent_store(AGENT, source, storage_path=store)
+    import_agent_store(AGENT, source, storage_path=store, home=workdir / "home")
     results["import_replace_s"] = time.perf_counter() - start
     start = time.perf_counter()
     export_agent_store(AGENT, workdir / "out.json", storage_path=store)

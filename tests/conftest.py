@@ -82,3 +82,12 @@ def crashed_writer(tmp_path: Path) -> Path:
 @pytest.fixture(scope="session")
 def crashed_manifest() -> dict:
     return json.loads((FIXTURES / "ladybug-crashed-MANIFEST.json").read_text())
+
+
+@pytest.fixture(autouse=True)
+def _no_user_home(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """No test writes the operator's own ~/.amplihack (an import's backups go to
+    <home>/backups, and home defaults to $HOME/.amplihack)."""
+    folder = tmp_path / "user-home"  # created only if something writes there
+    monkeypatch.setenv("HOME", str(folder))
+    return folder

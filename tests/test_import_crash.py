@@ -6,6 +6,7 @@ once the commit went through, the new data whole), never a mix or an empty agent
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -57,9 +58,11 @@ def _graph_of(store: Path, agent: str = AGENT) -> dict[str, list[str]]:
 
 
 def _child(store: Path, source: Path, kill_at: int, delay: float = -1.0):
+    # The replaced store's backup goes to <HOME>/.amplihack/backups: beside the store.
+    env = {**os.environ, "HOME": str(store.parent / "home")}
     return subprocess.run(
         [sys.executable, "-c", CHILD, str(store), str(source), str(kill_at), str(delay), AGENT],
-        capture_output=True, text=True, timeout=300,
+        capture_output=True, text=True, timeout=300, env=env,
     )  # fmt: skip
 
 

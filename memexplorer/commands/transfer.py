@@ -76,10 +76,16 @@ def run_import(args: argparse.Namespace) -> int:
             storage_path=args.storage_path,
             home=args.home,
             engine=args.engine,
+            allow_empty=args.allow_empty,
         )
     extra = [f"skipped (already there): {result.skipped:,}   errors: {result.errors:,}"]
     if result.backup is not None:
         extra.append(f"the previous store is kept at {result.backup}")
+    if result.store_backup is not None:
+        extra.append(
+            f"a copy of the replaced store is in {result.store_backup} "
+            "(memexplorer restore puts it back)"
+        )
     merged = " (merged)" if result.merged else ""
     title = f"Imported {result.source} into {result.agent} at {result.store}{merged}"
     return _report(args, result, title, extra)
@@ -115,6 +121,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     imports.add_argument("source", help="a JSON export, or a store file for --format raw-db")
     imports.add_argument(
         "--merge", action="store_true", help="keep the agent's data; skip ids already there"
+    )
+    imports.add_argument(
+        "--allow-empty",
+        action="store_true",
+        help="let a replace import take a file with no nodes or missing a list "
+        "(it empties the agent, or that kind of data)",
     )
     imports.add_argument(
         "--engine",

@@ -11,6 +11,7 @@ nothing is deleted.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -121,7 +122,7 @@ def clean_target(
         if path.is_symlink():
             raise InvalidInputError(
                 f"The store is a symbolic link, which clean does not follow: {path}",
-                hint=f"Name the real file: {path.resolve()}",
+                hint=f"Name the real file: {os.path.realpath(path)}",
             )
         fmt = sniff(path)
         engine: Engine = "sqlite" if fmt.engine == "sqlite" else "kuzu"

@@ -52,7 +52,7 @@ def _clean_name(agent_name: object) -> str:
 
 def _make_folder(path: Path) -> None:
     try:
-        path.mkdir(parents=True, exist_ok=True)
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
     except PermissionError:
         raise StorePermissionError(path, "Cannot create the storage directory") from None
     except FileExistsError:

@@ -18,6 +18,7 @@ __all__ = [
     "EngineError",
     "EngineWorkerError",
     "ExperienceNotFoundError",
+    "FileWriteError",
     "ImportDataError",
     "InvalidExperienceError",
     "InvalidInputError",
@@ -221,6 +222,17 @@ class StoreChangedError(StoreError):
         "Another process (probably the agent) wrote to the store while this change was "
         "being prepared, so the prepared copy was not put in its place and nothing was "
         "lost. Run the change again, ideally with the agent stopped."
+    )
+
+
+class FileWriteError(StoreError):
+    """A file could not be written (a full disk, a quota, an I/O error); ``path``
+    names the file that was being written."""
+
+    title = "Could not write the file"
+    hint = (
+        "Free some space (or choose another folder) and run it again; the half-written "
+        "copy was removed and nothing was put in place."
     )
 
 

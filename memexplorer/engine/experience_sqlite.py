@@ -237,7 +237,9 @@ class SQLiteExperienceBackend:
     def _open_writer(self) -> None:
         path = self.db_path
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            if not path.exists():  # private before SQLite writes a byte into it
+                os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
         except PermissionError:
             raise StorePermissionError(path.parent, "Cannot create the storage folder") from None
         try:

@@ -16,6 +16,7 @@ from .exceptions import StoreNotFoundError, UnsupportedEngineError
 from .graph_store import GraphStore
 from .graphdb import KuzuStore
 from .ladybug_store import LadybugStore, ladybug_installed
+from .private_dirs import make_private_dirs
 from .storage_versions import LADYBUG_INSTALL, LADYBUG_PINNED, LADYBUG_READS, ladybug_release
 from .stores import StoreFormat, require_kuzu_readable, sniff
 from .writer_log import CheckpointStore, unreplayable_log
@@ -101,6 +102,22 @@ def open_graph_store(
         raise StoreNotFoundError(path, "No store at this path")
     else:
         engine = create
+        make_private_dirs(path.parent)
+    store = _open(path, engine, fmt, read_only, allow_upgrade, buffer_pool_size, max_db_size)
+    if fmt is None and path.is_file():
+        path.chmod(0o600)  # a store this call created: private before any row is in it
+    return store
+
+
+def _open(
+    path: Path,
+    engine: str,
+    fmt: StoreFormat | None,
+    read_only: bool,
+    allow_upgrade: bool,
+    buffer_pool_size: int | None,
+    max_db_size: int,
+) -> GraphStore:
     if engine == "ladybug":
         return LadybugStore(
             path,

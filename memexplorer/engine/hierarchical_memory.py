@@ -32,6 +32,7 @@ from .knowledge import (
     MemoryClassifier,
 )
 from .names import validate_agent_name
+from .private_dirs import enforce_private_store, make_private_dirs
 from .progress import TaskControl
 from .retrieval_profiles import DEFAULT_PROFILE, retrieve_with_profile
 from .similarity import compute_similarity
@@ -131,8 +132,9 @@ class HierarchicalMemory:
         if self.db_path.exists():
             graph = open_graph(self.db_path, read_only=False)
         else:
-            self.db_path.parent.mkdir(parents=True, exist_ok=True)
+            make_private_dirs(self.db_path.parent)
             graph = open_graph_store(self.db_path, read_only=False, create=self.engine)
+        enforce_private_store(self.db_path)
         create_schema(graph)
         columns = [name for name, _ in graph.columns("SIMILAR_TO")]
         if columns != ["weight", "metadata"]:

@@ -3,18 +3,27 @@
 Format "1.0" is what the reference library's ``export_to_json`` writes; "1.1"
 (seed 002) adds ``transitioned_to_edges`` and more statistics. Import reads
 either, checks the whole document before writing anything, and writes in one
-transaction, so bad input never leaves a half-imported store.
+transaction, so bad input never leaves a half-imported store. The format's shape
+is in :mod:`.export_schema`, the checks in :mod:`.export_validation`.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from .exceptions import ImportDataError
+from .export_schema import EDGE_SPECS, FORMAT_VERSIONS
+from .export_validation import (
+    Problems,
+    check_endpoints,
+    file_ids,
+    parse_export,
+    precheck_import,
+    validate_export,
+)
 from .graphdb import GraphStore, identifier
 from .hierarchical_schema import loads_json
 from .progress import TaskControl, checkpoint
@@ -28,44 +37,9 @@ __all__ = [
     "validate_export",
 ]
 
-FORMAT_VERSIONS = ("1.0", "1.1")
 _BATCH = 2000
 #: Edges go in large batches: each batch joins against a scan of the node table.
 _EDGE_BATCH = 100_000
-
-
-@dataclass(frozen=True)
-class EdgeSpec:
-    """How one rel table appears in an export."""
-
-    key: str
-    rel: str
-    target_table: str
-    fields: tuple[tuple[str, type, Any], ...]  # (name, type, default)
-    versions: tuple[str, ...] = FORMAT_VERSIONS
-
-
-EDGE_SPECS = (
-    EdgeSpec("similar_to_edges", "SIMILAR_TO", "SemanticMemory",
-             (("weight", float, 1.0), ("metadata", dict, {}))),
-    EdgeSpec("derives_from_edges", "DERIVES_FROM", "EpisodicMemory",
-             (("extraction_method", str, ""), ("confidence", float, 1.0))),
-    EdgeSpec("supersedes_edges", "SUPERSEDES", "SemanticMemory",
-             (("reason", str, ""), ("temporal_delta", str, ""))),
-    EdgeSpec("transitioned_to_edges", "TRANSITIONED_TO", "SemanticMemory",
-             (("from_value", str, ""), ("to_value", str, ""), ("turn", int, 0),
-              ("transition_type", str, "")), ("1.1",)),
-)  # fmt: skip
-
-SEMANTIC_FIELDS: tuple[tuple[str, type, Any], ...] = (
-    ("concept", str, ""), ("content", str, ""), ("confidence", float, 0.8),
-    ("source_id", str, ""), ("tags", list, []), ("metadata", dict, {}),
-    ("created_at", str, ""), ("entity_name", str, ""),
-)  # fmt: skip
-EPISODIC_FIELDS: tuple[tuple[str, type, Any], ...] = (
-    ("content", str, ""), ("source_label", str, ""), ("tags", list, []),
-    ("metadata", dict, {}), ("created_at", str, ""),
-)  # fmt: skip
 
 
 # -- export -------------------------------------------------------------------------------
@@ -173,158 +147,6 @@ def export_agent(
     return data
 
 
-# -- validation ---------------------------------------------------------------------------
-class _Problems:
-    """Collects what is wrong with a document, with its JSON path."""
-
-    def __init__(self) -> None:
-        self.items: list[str] = []
-
-    def add(self, where: str, what: str) -> None:
-        self.items.append(f"{where}: {what}")
-
-    def raise_if_any(self) -> None:
-        if not self.items:
-            return
-        shown = "\n".join(f"  - {item}" for item in self.items[:10])
-        more = f"\n  ... and {len(self.items) - 10} more" if len(self.items) > 10 else ""
-        raise ImportDataError(
-            f"The import data has {len(self.items)} problem(s); nothing was written:\n{shown}{more}"
-        )
-
-
-def _check_fields(
-    item: Any, where: str, fields: tuple[tuple[str, type, Any], ...], problems: _Problems
-) -> dict[str, Any] | None:
-    if not isinstance(item, dict):
-        problems.add(where, f"expected an object, got {type(item).__name__}")
-        return None
-    clean: dict[str, Any] = {}
-    for name, kind, default in fields:
-        value = item.get(name, default)
-        if value is None:
-            value = default
-        if kind is float and isinstance(value, int) and not isinstance(value, bool):
-            value = float(value)
-        if kind is str and isinstance(value, int | float) and not isinstance(value, bool):
-            value = str(value)  # created_at may be Unix seconds (seed 002)
-        if not isinstance(value, kind) or isinstance(value, bool):
-            problems.add(f"{where}.{name}", f"expected {kind.__name__}, got {type(value).__name__}")
-            continue
-        clean[name] = value
-    return clean
-
-
-def _check_nodes(
-    data: dict[str, Any], key: str, fields: tuple[tuple[str, type, Any], ...], problems: _Problems
-) -> list[dict[str, Any]]:
-    items = data.get(key, [])
-    if not isinstance(items, list):
-        problems.add(key, f"expected a list, got {type(items).__name__}")
-        return []
-    nodes = []
-    seen: set[str] = set()
-    for position, item in enumerate(items):
-        where = f"{key}[{position}]"
-        clean = _check_fields(item, where, fields, problems)
-        if clean is None:
-            continue
-        memory_id = item.get("memory_id")
-        if not isinstance(memory_id, str) or not memory_id.strip():
-            problems.add(f"{where}.memory_id", "missing or empty")
-            continue
-        if memory_id in seen:
-            problems.add(f"{where}.memory_id", f"duplicate id {memory_id!r}")
-            continue
-        seen.add(memory_id)
-        if key == "semantic_nodes" and not (0.0 <= clean.get("confidence", 0.0) <= 1.0):
-            problems.add(f"{where}.confidence", "must be between 0 and 1")
-        clean["memory_id"] = memory_id
-        nodes.append(clean)
-    return nodes
-
-
-def _parse(data: Any, problems: _Problems) -> dict[str, list[dict[str, Any]]]:
-    """Check the document's shape and fields; endpoints are checked separately."""
-    if not isinstance(data, dict):
-        problems.add("$", f"expected a JSON object, got {type(data).__name__}")
-        problems.raise_if_any()
-    version = data.get("format_version", "1.0")
-    if version not in FORMAT_VERSIONS:
-        problems.add("format_version", f"unknown version {version!r} (expected 1.0 or 1.1)")
-    if not any(k in data for k in ("semantic_nodes", "episodic_nodes")):
-        problems.add("$", "no semantic_nodes or episodic_nodes: not a memory export")
-    doc: dict[str, list[dict[str, Any]]] = {
-        "semantic_nodes": _check_nodes(data, "semantic_nodes", SEMANTIC_FIELDS, problems),
-        "episodic_nodes": _check_nodes(data, "episodic_nodes", EPISODIC_FIELDS, problems),
-    }
-    for spec in EDGE_SPECS:
-        items = data.get(spec.key, [])
-        doc[spec.key] = []
-        if not isinstance(items, list):
-            problems.add(spec.key, f"expected a list, got {type(items).__name__}")
-            continue
-        for position, item in enumerate(items):
-            where = f"{spec.key}[{position}]"
-            edge = _check_fields(item, where, spec.fields, problems)
-            if edge is None:
-                continue
-            for end in ("source_id", "target_id"):
-                if not isinstance(item.get(end), str) or not item[end]:
-                    problems.add(f"{where}.{end}", "missing or empty")
-                    edge = None
-                    break
-                edge[end] = item[end]
-            if edge is not None:
-                edge["_where"] = where
-                doc[spec.key].append(edge)
-    return doc
-
-
-def _check_endpoints(
-    doc: dict[str, list[dict[str, Any]]], known: dict[str, set[str]], problems: _Problems
-) -> None:
-    for spec in EDGE_SPECS:
-        for edge in doc[spec.key]:
-            where = edge.pop("_where")
-            if edge["source_id"] not in known["SemanticMemory"]:
-                problems.add(f"{where}.source_id", f"names no SemanticMemory node "
-                             f"({edge['source_id']!r})")  # fmt: skip
-            elif edge["target_id"] not in known[spec.target_table]:
-                problems.add(f"{where}.target_id", f"names no {spec.target_table} node "
-                             f"({edge['target_id']!r})")  # fmt: skip
-
-
-def _file_ids(doc: dict[str, list[dict[str, Any]]]) -> dict[str, set[str]]:
-    return {
-        "SemanticMemory": {n["memory_id"] for n in doc["semantic_nodes"]},
-        "EpisodicMemory": {n["memory_id"] for n in doc["episodic_nodes"]},
-    }
-
-
-def precheck_import(data: Any, *, merge: bool) -> None:
-    """Every check that needs no store, so bad files fail before a store is locked."""
-    if merge:
-        problems = _Problems()
-        _parse(data, problems)
-        problems.raise_if_any()
-    else:
-        validate_export(data)
-
-
-def validate_export(data: Any) -> dict[str, list[dict[str, Any]]]:
-    """Check a whole export document on its own; return nodes and edges with defaults.
-
-    Raises :class:`ImportDataError` naming every problem (up to ten) with its
-    JSON path: wrong types, missing or duplicate ids, edges naming missing nodes.
-    """
-    problems = _Problems()
-    doc = _parse(data, problems)
-    _check_endpoints(doc, _file_ids(doc), problems)
-    problems.raise_if_any()
-    return doc
-
-
 # -- import -------------------------------------------------------------------------------
 def _ids_by_agent(graph: GraphStore, table: str, ids: list[str]) -> dict[str, str]:
     found: dict[str, str] = {}
@@ -401,10 +223,10 @@ def import_agent(
     ``control`` hears of each batch written; a cancel rolls the transaction back.
     """
     checkpoint(control, "checking the file")
-    problems = _Problems()
-    doc = _parse(data, problems)
+    problems = Problems()
+    doc = parse_export(data, problems)
     problems.raise_if_any()
-    in_file = _file_ids(doc)
+    in_file = file_ids(doc)
     wanted = {table: set(ids) for table, ids in in_file.items()}
     for spec in EDGE_SPECS:
         for edge in doc[spec.key]:
@@ -427,7 +249,7 @@ def import_agent(
         table: ({i for i, owner in found.items() if owner == agent_id} if merge else set())
         for table, found in owners.items()
     }
-    _check_endpoints(doc, {t: in_file[t] | existing[t] for t in in_file}, problems)
+    check_endpoints(doc, {t: in_file[t] | existing[t] for t in in_file}, problems)
     problems.raise_if_any()
     result: dict[str, Any] = {
         "semantic_nodes_imported": 0,

@@ -71,7 +71,7 @@ def _source_store(source: str | Path) -> Path:
     if path.is_symlink():
         raise InvalidInputError(
             f"The source {path} is a symbolic link; migrate does not follow links",
-            hint=f"Name the real file: {path.resolve()}",
+            hint=f"Name the real file: {os.path.realpath(path)}",
         )
     return path
 

@@ -16,9 +16,16 @@ AGENT_NAME_PATTERN = re.compile(r"^[a-zA-Z0-9][a-zA-Z0-9_\-]{0,63}$")
 
 
 def validate_agent_name(agent_name: object) -> str:
-    """Return the stripped name, or raise :class:`AgentNameError` (a ValueError)."""
+    """Return the one normalised form of the name (surrounding spaces stripped), used
+    for both the partition key and the folder name, or raise :class:`AgentNameError`
+    (a ValueError): control characters, path separators and ``..`` are refused."""
     if agent_name is None or not isinstance(agent_name, str) or not agent_name.strip():
         raise AgentNameError("agent_name cannot be empty")
+    if any(ord(char) < 32 or ord(char) == 127 for char in agent_name):
+        raise AgentNameError(
+            f"agent_name may not contain control characters (a newline, a tab...), "
+            f"got: {agent_name!r}"
+        )
     cleaned = agent_name.strip()
     if "/" in cleaned or "\\" in cleaned or ".." in cleaned:
         raise AgentNameError(

@@ -18,6 +18,7 @@ from typing import Any
 from .exceptions import StoreNotFoundError
 from .graph_open import open_graph_store
 from .graph_store import GraphStore
+from .private_dirs import make_private_dirs
 
 __all__ = ["SharedGraph", "acquire_graph", "open_count", "release_graph"]
 
@@ -145,7 +146,7 @@ def acquire_graph(
         if path.exists() or path.is_symlink():
             store = _open(path, read_only=True, **options)
         elif create:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            make_private_dirs(path.parent)
             store = _open(path, read_only=False, **options)
         else:
             raise StoreNotFoundError(path, "No store at this path")

@@ -38,6 +38,7 @@ from .backups import (
 from .browse import GraphBrowser, SqliteBrowser, StoreBrowser
 from .exceptions import InvalidInputError
 from .inspection import open_graph
+from .transfer_files import copy_into_private_file
 from .write_gate import write_gate
 
 __all__ = ["FILE_MODE", "restore_store_file", "write_closed_store_backup", "write_store_backup"]
@@ -53,8 +54,7 @@ def _copy_graph(browser: GraphBrowser, target: Path) -> None:
     if graph.read_only:
         raise InvalidInputError(f"{browser.path} is open read-only: nothing to back up for")
     graph.execute("CHECKPOINT")
-    shutil.copyfile(browser.path, target, follow_symlinks=False)
-    os.chmod(target, 0o600)
+    copy_into_private_file(Path(browser.path), target)
 
 
 def _copy_sqlite(browser: SqliteBrowser, target: Path) -> None:
@@ -144,8 +144,7 @@ def write_closed_store_backup(
         )
 
     def copy(target: Path) -> None:
-        shutil.copyfile(store, target, follow_symlinks=False)
-        os.chmod(target, 0o600)
+        copy_into_private_file(store, target)
 
     return _write_backup(home, store, engine, action=action, kind=kind, selection=None,
                          copy=copy)  # fmt: skip
@@ -177,6 +176,8 @@ def restore_store_file(record: BackupRecord, manifest: dict[str, Any]) -> None:
         ticket.accept_changes()  # that open may checkpoint; from here nothing else may write
         temporary = store.with_name(f".{store.name}.restore-{uuid.uuid4().hex[:8]}")
         try:
+            # Created 0600 first: copyfile keeps the mode of a file it overwrites.
+            os.close(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
             shutil.copyfile(saved, temporary)
             shutil.copymode(store, temporary)
             ticket.ensure_unchanged()

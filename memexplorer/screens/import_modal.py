@@ -241,9 +241,11 @@ class ImportModal(ModalScreen[ImportResult | None]):
 
     @work(thread=True, exclusive=True, group="import", exit_on_error=False)
     def run_import(self, source: Path, merge: bool, control: TaskControl) -> None:
+        # The replaced store's backup goes under the app's home, where Backups lists it.
         result = import_agent_store(
-            self.agent, source, merge=merge, storage_path=self.store, control=control
-        )
+            self.agent, source, merge=merge, storage_path=self.store, control=control,
+            home=self.home,
+        )  # fmt: skip
         self.post_message(self.Imported(self, result))
 
     def on_import_modal_imported(self, message: Imported) -> None:

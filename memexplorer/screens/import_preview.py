@@ -3,14 +3,13 @@ file and how many of its ids the agent's store already holds."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from memexplorer.engine.exceptions import ImportDataError, StoreNotFoundError
+from memexplorer.engine.exceptions import StoreNotFoundError
 from memexplorer.engine.graphdb import identifier
 from memexplorer.engine.hierarchical_transfer import validate_export
-from memexplorer.engine.transfer import MAX_IMPORT_BYTES
+from memexplorer.engine.import_file import read_export
 
 __all__ = ["NODE_TABLES", "ImportPreview", "read_preview"]
 
@@ -34,16 +33,7 @@ def read_preview(source: Path, graph, agent: str) -> ImportPreview:  # type: ign
     that is missing or cannot be read gets the same clear error the CLI gives."""
     if not source.exists():
         raise StoreNotFoundError(source, "No such file to import")
-    if not source.is_file():
-        raise ImportDataError(f"{source} is not a file", hint="Give a JSON export file.")
-    try:
-        if source.stat().st_size > MAX_IMPORT_BYTES:
-            raise ImportDataError(f"{source} is over the import cap of 500 MB; not read")
-        data = json.loads(source.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ImportDataError(f"{source} cannot be read: {exc.strerror}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        raise ImportDataError(f"{source} is not a JSON export ({exc})") from None
+    data = read_export(source)  # the import's own checks: cap, UTF-8, JSON, depth, text
     doc = validate_export(data)
     counts = {name: len(rows) for name, rows in doc.items()}
     existing, store_counts = {}, {}

@@ -12,6 +12,7 @@ from store_helpers import checksums
 from textual.widgets import DataTable, Input
 
 from memexplorer.app import create_app
+from memexplorer.engine.backups import list_backups
 from memexplorer.engine.exceptions import ImportDataError, StoreNotFoundError
 from memexplorer.engine.transfer import export_agent_store
 from memexplorer.screens.export_modal import ExportModal
@@ -105,6 +106,7 @@ async def test_import_preview_then_merge_and_replace(home, tmp_path):
         await settle(pilot)
         assert isinstance(app.screen, MainScreen)
     assert _export(home, tmp_path / "merged.json") == before
+    assert list_backups(home) == []  # a merge removes nothing
     app = create_app(home)
     async with app.run_test(size=SIZE) as pilot:  # replace: the same rows come back
         await settle(pilot)
@@ -118,6 +120,9 @@ async def test_import_preview_then_merge_and_replace(home, tmp_path):
         assert isinstance(app.screen, MainScreen)
     after = _export(home, tmp_path / "replaced.json")
     assert len(after["semantic_nodes"]) == semantic
+    # The replaced store was saved under the app's home, where the Backups screen looks.
+    (backup,) = list_backups(home)
+    assert (backup.action, backup.store) == ("import", _ops(home))
     assert {n["memory_id"] for n in after["semantic_nodes"]} == {
         n["memory_id"] for n in before["semantic_nodes"]
     }

@@ -1,0 +1,167 @@
+"""What export and import share: formats, results, the agent's store path and counts."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from .backend_choice import BACKEND_ENV, BackendChoiceError, parse_backend
+from .exceptions import InvalidInputError
+from .graph_open import open_graph_store
+from .hierarchical_memory import GraphEngine, HierarchicalMemory
+from .names import validate_agent_name
+from .stores import resolve_hierarchical_path
+
+__all__ = [
+    "FORMATS",
+    "SIDECARS",
+    "ExportResult",
+    "Format",
+    "ImportResult",
+    "agent_counts",
+    "counts_of",
+    "hierarchical_store_path",
+    "probe_unlocked",
+    "reject_symlink",
+    "transfer_backend",
+    "transfer_format",
+]
+
+Format = Literal["json", "raw-db"]
+#: The spec's format tokens; ``kuzu`` is its backward-compatible alias of raw-db.
+FORMATS: dict[str, Format] = {"json": "json", "raw-db": "raw-db", "kuzu": "raw-db"}
+#: Files a graph engine keeps beside a single-file store.
+SIDECARS = (".wal", ".shadow")
+_STAT_KEYS = {
+    "semantic_node_count": "SemanticMemory",
+    "episodic_node_count": "EpisodicMemory",
+    "similar_to_edge_count": "SIMILAR_TO",
+    "derives_from_edge_count": "DERIVES_FROM",
+    "supersedes_edge_count": "SUPERSEDES",
+    "transitioned_to_edge_count": "TRANSITIONED_TO",
+}
+
+
+@dataclass(frozen=True)
+class ExportResult:
+    agent: str
+    format: Format
+    store: Path
+    output: Path
+    size_bytes: int
+    counts: dict[str, int]
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    agent: str
+    format: Format
+    source: Path
+    store: Path
+    counts: dict[str, int]
+    skipped: int = 0
+    errors: int = 0
+    merged: bool = False
+    #: The raw-db import's ``<store>.bak`` sibling (the spec's), if there was a store.
+    backup: Path | None = None
+    warnings: list[str] = field(default_factory=list)
+    #: The whole-store backup folder (``memexplorer backups`` lists it), if a store
+    #: was replaced: ``memexplorer restore`` puts it back.
+    store_backup: Path | None = None
+
+
+def transfer_format(token: str) -> Format:
+    """The format a ``--format`` token names; anything else is refused."""
+    if token not in FORMATS:
+        raise InvalidInputError(
+            f"Unknown transfer format {token!r}",
+            hint=f"Use one of: {', '.join(FORMATS)} (kuzu is an alias of raw-db).",
+        )
+    return FORMATS[token]
+
+
+def transfer_backend(environ: Mapping[str, str] | None = None) -> list[str]:
+    """Check ``AMPLIHACK_MEMORY_BACKEND`` for a transfer; return warnings to show.
+
+    Transfers have no --backend flag: the variable alone picks the hierarchical
+    store (seed 002). An unknown value is not accepted silently: it gives a
+    warning and the graph-db store is used. ``sqlite`` names the per-agent SQLite
+    hierarchical file, whose tables the spec does not give, so it is refused.
+    """
+    env = os.environ if environ is None else environ
+    token = env.get(BACKEND_ENV)
+    if token is None:
+        return []
+    try:
+        backend = parse_backend(token, origin=BACKEND_ENV)
+    except BackendChoiceError as exc:
+        return [f"{exc.message}; using the graph-db store"]
+    if backend == "sqlite":
+        raise InvalidInputError(
+            f"{BACKEND_ENV}=sqlite selects the SQLite hierarchical store "
+            "(hierarchical_memory/<agent>.db), which memexplorer cannot transfer: the spec "
+            "gives no schema for its tables",
+            hint=f"Unset {BACKEND_ENV} or set it to graph-db to use the agent's graph store.",
+        )
+    return []
+
+
+def hierarchical_store_path(
+    agent: str,
+    *,
+    storage_path: str | Path | None = None,
+    home: str | Path | None = None,
+    engine: GraphEngine = "kuzu",
+) -> Path:
+    """The agent's hierarchical store: ``storage_path`` (its folder or the file), else
+    ``<home>/hierarchical_memory/<agent>`` with graph_db preferred over ladybug_db and
+    kuzu_db; a folder holding none gets ``<engine>_db``. The folder is named by the
+    normalised name (:func:`~.names.validate_agent_name`), the one the data is keyed by."""
+    agent = validate_agent_name(agent)
+    new_name = f"{engine}_db"
+    if storage_path is not None:
+        return resolve_hierarchical_path(Path(storage_path).expanduser(), new_name=new_name)
+    if home is None:
+        if not os.environ.get("HOME"):
+            raise InvalidInputError(
+                "HOME is not set, so the amplihack home cannot be found",
+                hint="Set HOME, or give the store with --storage-path.",
+            )
+        home = Path.home() / ".amplihack"
+    return resolve_hierarchical_path(
+        Path(home).expanduser() / "hierarchical_memory" / agent, new_name=new_name
+    )
+
+
+def reject_symlink(path: Path, what: str) -> None:
+    """Transfers never follow links: a link (even a looping one) is refused by name."""
+    if path.is_symlink():
+        try:
+            target = os.readlink(path)
+        except OSError:
+            target = "?"
+        raise InvalidInputError(
+            f"{what} {path} is a symbolic link (to {target}); transfer does not follow links",
+            hint="Name the real file instead of the link.",
+        )
+
+
+def counts_of(data: dict[str, Any]) -> dict[str, int]:
+    """Rows per table, from an export's statistics."""
+    stats = data.get("statistics") or {}
+    return {table: int(stats.get(key, 0)) for key, table in _STAT_KEYS.items()}
+
+
+def agent_counts(agent: str, store: Path) -> dict[str, int]:
+    """The agent's rows per table in ``store`` (opened read-only)."""
+    with HierarchicalMemory(agent, store, mode="read") as memory:
+        return counts_of({"statistics": memory.export_graph("1.1")["statistics"]})
+
+
+def probe_unlocked(store: Path) -> None:
+    """Fail with StoreLockedError if another process holds the store (opens read-only)."""
+    open_graph_store(store).close()

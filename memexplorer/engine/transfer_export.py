@@ -1,0 +1,102 @@
+"""Writing one agent's hierarchical memory to a file (seed 002, "Export").
+
+``json`` writes transfer format 1.1; ``raw-db`` copies the store file. Either
+file is 0o600 in 0o700 folders, and appears whole or not at all.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .collector import collector_paused, release_gradually
+from .exceptions import InvalidInputError, StoreNotFoundError
+from .export_json import write_export_json
+from .hierarchical_memory import HierarchicalMemory
+from .names import validate_agent_name
+from .private_dirs import make_private_dirs
+from .progress import TaskControl
+from .transfer_common import (
+    SIDECARS,
+    ExportResult,
+    agent_counts,
+    counts_of,
+    hierarchical_store_path,
+    probe_unlocked,
+    reject_symlink,
+    transfer_backend,
+    transfer_format,
+)
+from .transfer_files import copy_file_atomically, copy_tree, write_atomically
+
+__all__ = ["export_agent_store"]
+
+
+def _export_json(
+    agent: str, store: Path, target: Path, control: TaskControl | None
+) -> dict[str, int]:
+    with HierarchicalMemory(agent, store, mode="read") as memory:
+        data = memory.export_graph("1.1", control=control)
+    counts = counts_of(data)
+    if not counts["SemanticMemory"] and not counts["EpisodicMemory"]:
+        raise InvalidInputError(
+            f"Agent {agent!r} has no memories in {store}; nothing was written",
+            hint="Check the agent name (memexplorer stats lists the agents of a store).",
+        )
+    try:
+        write_atomically(target, lambda handle: write_export_json(handle, data, control), control)
+    finally:
+        release_gradually(data)
+    return counts
+
+
+def _copy_store_file(source: Path, target: Path) -> None:
+    """Copy a single-file store with its write-ahead log, if it has one."""
+    copy_file_atomically(source, target)
+    for suffix in SIDECARS:
+        sidecar = source.with_name(source.name + suffix)
+        if sidecar.is_file() and not sidecar.is_symlink():
+            copy_file_atomically(sidecar, target.with_name(target.name + suffix))
+
+
+def export_agent_store(
+    agent: str,
+    output: str | Path,
+    *,
+    format: str = "json",
+    storage_path: str | Path | None = None,
+    home: str | Path | None = None,
+    control: TaskControl | None = None,
+) -> ExportResult:
+    """Write the agent's graph to ``output`` (format 1.1 JSON, or a copy of the store).
+
+    ``control`` hears of each stage and may cancel until the file is put in place.
+    """
+    agent = validate_agent_name(agent)
+    kind = transfer_format(format)
+    notes = transfer_backend()
+    store = hierarchical_store_path(agent, storage_path=storage_path, home=home)
+    target = Path(output).expanduser()
+    if target.is_dir():
+        raise InvalidInputError(
+            f"The export target {target} is a folder", hint="Name a file to write."
+        )
+    reject_symlink(store, "The store")
+    if not store.exists():
+        raise StoreNotFoundError(store, f"No hierarchical store for agent {agent!r}")
+    if kind == "json":
+        with collector_paused():
+            counts = _export_json(agent, store, target, control)
+        return ExportResult(agent, kind, store, target, target.stat().st_size, counts, notes)
+    warnings: list[str] = list(notes)
+    make_private_dirs(target.parent)
+    if store.is_dir():
+        # Kuzu before 0.11 kept a store as a folder; kuzu 0.11 cannot read it,
+        # but a raw copy needs no reading.
+        warnings.append(f"{store} is an older folder-layout store: copied as is, not read")
+        copy_tree(store, target, warnings)
+        size = sum(p.stat().st_size for p in target.rglob("*") if p.is_file())
+        return ExportResult(agent, kind, store, target, size, {}, warnings)
+    probe_unlocked(store)
+    counts = agent_counts(agent, store)
+    _copy_store_file(store, target)
+    return ExportResult(agent, kind, store, target, target.stat().st_size, counts, warnings)
