@@ -150,3 +150,10 @@ def test_selections_compare_by_their_conditions():
     assert hash(Selection("a*")) == hash(Selection("a*"))
     with pytest.raises(AttributeError):
         Selection("a*").pattern = "b*"  # frozen
+
+
+def test_the_compiled_glob_stays_out_of_the_repr():
+    # The repr shows in messages and test ids: the conditions, not the regex.
+    assert repr(Selection("a*", agent="x")) == (
+        "Selection(pattern='a*', agent='x', table=None, older_than_days=None, ids=())"
+    )
