@@ -7,6 +7,7 @@ back from memexplorer.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -230,3 +231,11 @@ def test_restore_results_add_up_their_tables(tmp_path):
         {"a": TableRestore(2, 1, 0, 3), "b": TableRestore(restored=4, already_there=5)},
     )  # fmt: skip
     assert (result.restored, result.already_there, result.whole_store) == (9, 6, False)
+
+
+def test_records_and_results_cannot_be_changed(tmp_path, store):
+    record = _backup(tmp_path / "home", store)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        record.action = "other"  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        TableRestore().restored = 1  # type: ignore[misc]
