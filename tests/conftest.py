@@ -56,6 +56,18 @@ def ladybug_manifest() -> dict:
 
 
 @pytest.fixture(autouse=True)
+def _private_home(
+    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> Path:
+    """No test reads or writes the operator's home (~/.amplihack is the default
+    store location, ~/.cache the demo's): HOME is a folder of the test's own,
+    beside its tmp_path (tests list tmp_path and expect only their own files)."""
+    folder = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(folder))
+    return folder
+
+
+@pytest.fixture(autouse=True)
 def _no_user_settings(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     """No test reads the operator's own settings file (see memexplorer.config)."""
     folder = tmp_path / "xdg-config"
