@@ -42,7 +42,7 @@ def _store(
     path: Path,
     facts: list[dict[str, Any]],
     supersedes: list[tuple[str, str]] = (),
-    transitions: list[tuple[str, str, str, str, int]] = (),
+    transitions: list[tuple[str, str, str, str, int | None]] = (),
 ) -> Path:
     """A HierarchicalMemory store holding exactly these facts and edges."""
     with HierarchicalMemory(AGENT, path) as memory:  # the schema
@@ -121,8 +121,8 @@ def test_a_chain_is_named_after_its_newest_step():
 
 # -- timelines --------------------------------------------------------------------------
 def test_a_fact_replacing_two_lists_the_nearest_first(tmp_path):
-    # m replaced both a (turn 1) and b (turn 3), which never replaced each other.
-    facts = [_fact("a", 1, day=1), _fact("b", 3, day=2), _fact("m", 6, day=3)]
+    # m replaced both a (no turn) and b (turn 3), which never replaced each other.
+    facts = [_fact("a", None, day=1), _fact("b", 3, day=2), _fact("m", 6, day=3)]
     path = _store(tmp_path / "s", facts, supersedes=[("m", "a"), ("m", "b")])
     [chain] = _chains(path)
     steps = _by_id(chain)
@@ -155,11 +155,22 @@ def test_a_gap_after_the_first_turn_counts(tmp_path):
 
 
 def test_turns_that_are_not_positive_make_no_gap(tmp_path):
-    facts = [_fact("neg", -2), _fact("none", None, day=2), _fact("three", 3, day=3)]
-    path = _store(tmp_path / "s", facts, supersedes=[("none", "neg"), ("three", "none")])
+    facts = [
+        _fact("neg", -2), _fact("none", None, day=2), _fact("three", 3, day=3),
+        _fact("low", -2, concept="other"), _fact("four", 4, concept="other", day=4),
+    ]  # fmt: skip
+    supersedes = [("none", "neg"), ("three", "none"), ("four", "low")]
+    chains = {c.concept: c for c in _chains(_store(tmp_path / "s", facts, supersedes))}
+    assert [s.memory_id for s in chains["sla"].steps] == ["neg", "none", "three"]
+    assert [s.gap_before for s in chains["sla"].steps] == [0, 0, 0]
+    assert [s.gap_before for s in chains["other"].steps] == [0, 0]  # not 4 - (-2) - 1
+
+
+def test_a_transition_without_a_turn_counts_zero(tmp_path):
+    facts = [_fact("a", None), _fact("b", None, day=2)]
+    path = _store(tmp_path / "s", facts, transitions=[("b", "a", "2", "1", None)])
     [chain] = _chains(path)
-    assert [s.memory_id for s in chain.steps] == ["neg", "none", "three"]
-    assert [s.gap_before for s in chain.steps] == [0, 0, 0]
+    assert [s.turn for s in chain.steps] == [0, 0]
 
 
 def test_a_temporal_index_wins_over_a_transition_turn(tmp_path):
