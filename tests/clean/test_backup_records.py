@@ -11,6 +11,7 @@ import dataclasses
 import json
 import os
 import re
+import shutil
 import sqlite3
 import stat
 from datetime import UTC, datetime
@@ -140,19 +141,20 @@ def test_listing_is_oldest_first_and_skips_what_is_not_a_backup(tmp_path, store)
     assert list_backups(home) == []
     first, second = _backup(home, store), _backup(home, store, action="redact")
     folder = home / "backups"
-    (folder / ".hidden").mkdir()
-    (folder / "a-file").write_text("x")
-    (folder / "linked").symlink_to(first.path)
+    # Names sorting before the real backups: one that is skipped must not end the list.
+    shutil.copytree(first.path, folder / ".0-staging.tmp")  # a write that never finished
+    (folder / "0-a-file").write_text("x")
+    (folder / "0-linked").symlink_to(first.path)
+    good = {"id": "x", "action": "a", "store": "/s", "kind": "k", "engine": "e",
+            "created_at": "2026-01-01T00:00:00"}  # fmt: skip
     for name, manifest in [
-        ("no-manifest", None),
-        ("not-json", "{"),
-        ("a-list", "[]"),
-        ("missing-engine", json.dumps({"format": 1, "id": "x", "action": "a", "store": "/s",
-                                       "kind": "k", "created_at": "2026-01-01T00:00:00"})),
-        ("format-2", json.dumps({"format": 2, "id": "x", "action": "a", "store": "/s",
-                                 "kind": "k", "engine": "e",
-                                 "created_at": "2026-01-01T00:00:00"})),
-    ]:  # fmt: skip
+        ("0-no-manifest", None),
+        ("0-not-json", "{"),
+        ("0-a-list", "[]"),
+        ("0-no-engine", json.dumps({"format": 1, **{k: good[k] for k in good if k != "engine"}})),
+        ("0-format-0", json.dumps({**good, "format": 0})),
+        ("0-format-2", json.dumps({**good, "format": 2})),
+    ]:
         (folder / name).mkdir()
         if manifest is not None:
             (folder / name / "manifest.json").write_text(manifest)
@@ -223,6 +225,14 @@ def test_restore_needs_its_store_and_waits_for_no_writer(tmp_path, store):
     os.remove(store)
     with pytest.raises(StoreNotFoundError, match="not there"):
         restore_backup(record.path)
+
+
+def test_table_counts_start_at_zero_and_backups_take_keywords(tmp_path, store):
+    assert vars(TableRestore()) == {
+        "restored": 0, "already_there": 0, "missing_endpoint": 0, "replaced": 0,
+    }  # fmt: skip
+    with pytest.raises(TypeError):
+        write_backup(tmp_path, "clean", store, "experience", "sqlite", [])  # type: ignore[misc]
 
 
 def test_restore_results_add_up_their_tables(tmp_path):
