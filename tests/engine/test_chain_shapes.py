@@ -8,6 +8,7 @@ chains.py (see tests/README.md).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -241,3 +242,17 @@ def test_entity_chains_fall_back_to_names_containing_it(tmp_path):
         one = fact_chain(graph, AGENT, "l1")
     assert [[s.memory_id for s in c.steps] for c in chains] == [["l1", "l2"]]
     assert one.steps == chains[0].steps
+
+
+def test_a_fact_replacing_itself_is_a_cycle_of_one(tmp_path):
+    path = _store(tmp_path / "s", [_fact("self", 1)], supersedes=[("self", "self")])
+    [chain] = _chains(path)
+    assert chain.cycles == [["self"]]
+    [step] = chain.steps
+    assert step.in_cycle and step.superseders == ("self",) and not step.current
+    assert chain.flags == ["cycle", "no current value"]
+
+
+def test_steps_cannot_be_changed():
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        _step().value = "other"  # type: ignore[misc]
