@@ -123,7 +123,9 @@ def test_a_chain_is_named_after_its_newest_step():
 # -- timelines --------------------------------------------------------------------------
 def test_a_fact_replacing_two_lists_the_nearest_first(tmp_path):
     # m replaced both a (no turn) and b (turn 3), which never replaced each other.
-    facts = [_fact("a", None, day=1), _fact("b", 3, day=2), _fact("m", 6, day=3)]
+    facts = [_fact("a", None, day=1, content="respond in 4 hours"),
+             _fact("b", 3, day=2, content="respond in 2 hours"),
+             _fact("m", 6, day=3, content="respond in 1 hours")]  # fmt: skip
     path = _store(tmp_path / "s", facts, supersedes=[("m", "a"), ("m", "b")])
     [chain] = _chains(path)
     steps = _by_id(chain)
@@ -131,6 +133,7 @@ def test_a_fact_replacing_two_lists_the_nearest_first(tmp_path):
     assert steps["m"].supersedes == ("b", "a")
     assert steps["m"].gap_before == 2  # turns 4 and 5 missing after b, the nearest
     assert steps["m"].reason == "m over b"
+    assert (steps["m"].previous_value, steps["m"].value) == ("2", "1")  # against b, not a
     assert [s.created_at for s in chain.steps] == [
         "2026-01-01T00:00:00", "2026-01-02T00:00:00", "2026-01-03T00:00:00",
     ]  # fmt: skip
