@@ -249,3 +249,5 @@ def test_records_and_results_cannot_be_changed(tmp_path, store):
         record.action = "other"  # type: ignore[misc]
     with pytest.raises(dataclasses.FrozenInstanceError):
         TableRestore().restored = 1  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        RestoreResult(tmp_path, store, {}).whole_store = True  # type: ignore[misc]
