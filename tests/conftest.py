@@ -8,6 +8,7 @@ import tarfile
 from pathlib import Path
 
 import pytest
+from ci_skip_guard import pytest_make_collect_report, pytest_runtest_makereport  # noqa: F401
 
 FIXTURES = Path(__file__).parent / "fixtures"
 TARBALL = FIXTURES / "reference-stores.tar.gz"
@@ -52,6 +53,18 @@ def ladybug_stores(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def ladybug_manifest() -> dict:
     return json.loads((FIXTURES / "ladybug-MANIFEST.json").read_text())
+
+
+@pytest.fixture(autouse=True)
+def _private_home(
+    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> Path:
+    """No test reads or writes the operator's home (~/.amplihack is the default
+    store location, ~/.cache the demo's): HOME is a folder of the test's own,
+    beside its tmp_path (tests list tmp_path and expect only their own files)."""
+    folder = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(folder))
+    return folder
 
 
 @pytest.fixture(autouse=True)

@@ -54,20 +54,25 @@ def _check_failures(expected: tuple[type[BaseException], ...]) -> None:
 async def settle(pilot: Pilot, failures: tuple[type[BaseException], ...] = ()) -> None:
     """Let every worker finish and the screen catch up (never sleep).
 
-    Repeats until a round starts no new worker: a handler of one worker's answer
-    may start the next (the tree lists stores, then summarises each), and a fixed
-    number of rounds left slow machines one stage behind. A worker that failed
+    Repeats until two rounds in a row start no new worker: a handler of one
+    worker's answer may start the next (the tree lists stores, then summarises
+    each), and a fixed number of rounds left slow machines one stage behind. A worker that failed
     fails the test, unless its error is one of ``failures``, which the test
     expects the app to report (and checks that it does).
     """
+    quiet_rounds = 0
     for _ in range(20):
         await pilot.pause()
         with suppress(WorkerFailed):  # recorded by _record_failed_workers, checked below
             await pilot.app.workers.wait_for_complete()
         await pilot.pause()
         _check_failures(failures)
-        if not any(worker.is_running or worker.state == WorkerState.PENDING
-                   for worker in pilot.app.workers):  # fmt: skip
+        busy = any(worker.is_running or worker.state == WorkerState.PENDING
+                   for worker in pilot.app.workers)  # fmt: skip
+        # Two quiet rounds in a row: a screen pushed by the last key may mount (and
+        # start its worker) only after the first one, on a loaded machine.
+        quiet_rounds = 0 if busy else quiet_rounds + 1
+        if quiet_rounds == 2:
             return
     raise AssertionError("workers kept starting for 20 rounds: the app never settled")
 

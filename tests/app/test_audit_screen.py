@@ -13,7 +13,7 @@ from conftest import SIZE, settle
 from textual.widgets import DataTable
 
 from memexplorer.app import create_app
-from memexplorer.engine.audit import FindingLocation, audit_paths
+from memexplorer.engine.audit import FindingLocation
 from memexplorer.engine.graphdb import KuzuStore, identifier
 from memexplorer.engine.security import find_secrets
 from memexplorer.screens.audit_labels import node_ref, same_value, store_labels, trimmed
@@ -147,14 +147,22 @@ async def test_redact_preview_cancel_confirm_and_undo(kind, reference_stores):
         assert isinstance(app.screen, MainScreen)
 
 
-async def test_findings_title_selection_and_sort(home):
+async def test_findings_title_selection_and_sort(home, reference_stores, manifest):
+    # The fields the reference library flags in the stores under this home (MANIFEST.json).
+    flagged = {
+        (str(reference_stores / store), field["table"], field["id"], field["field"])
+        for store, entry in manifest["databases"].items()
+        if store.startswith("home/.amplihack/")
+        for field in entry["inventory"]["credential_audit"]
+    }
     app = create_app(home)
-    expected = audit_paths([home])
     async with app.run_test(size=SIZE) as pilot:
         screen = await _audit(app, pilot)
         table = screen.query_one("#findings", DataTable)
-        assert len(screen.report.findings) == len(expected.findings) == table.row_count
-        assert screen.title == f"Credential audit: {len(expected.findings)} findings"
+        findings = screen.report.findings
+        assert {(f.store, f.table, f.id, f.column) for f in findings} == flagged
+        assert len(findings) == table.row_count
+        assert screen.title == f"Credential audit: {len(findings)} findings"
         shown = " ".join(str(cell) for row in range(table.row_count)
                          for cell in table.get_row_at(row))  # fmt: skip
         assert "AKIA***" in shown and "AKIAFAKE" not in shown  # previews are masked

@@ -37,8 +37,21 @@ async def _set(pilot, app, selector: str, value: str) -> None:
     await pilot.pause()
 
 
-async def test_export_json_and_cancel(home, tmp_path):
-    expected = _export(home, tmp_path / "expected.json")
+def _assert_is_the_reference_export(data: dict, reference: dict) -> None:
+    """The reference library's own export of the agent (format 1.0), in format 1.1."""
+    assert (data["format_version"], data["agent_name"]) == ("1.1", reference["agent_name"])
+    for key in ("semantic_nodes", "episodic_nodes"):
+        assert sorted(data[key], key=lambda n: n["memory_id"]) == sorted(
+            reference[key], key=lambda n: n["memory_id"]
+        ), key
+    for key in ("similar_to_edges", "derives_from_edges", "supersedes_edges"):
+        assert sorted(map(json.dumps, data[key])) == sorted(map(json.dumps, reference[key])), key
+    assert data["transitioned_to_edges"] == []  # the reference never writes any
+    assert data["statistics"] == {**reference["statistics"], "transitioned_to_edge_count": 0}
+
+
+async def test_export_json_and_cancel(home, tmp_path, reference_stores):
+    reference = json.loads((reference_stores / "exports/ops-agent.export_to_json.json").read_text())
     app = create_app(home)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -58,9 +71,7 @@ async def test_export_json_and_cancel(home, tmp_path):
         await settle(pilot)
         assert isinstance(app.screen, MainScreen)
         assert any("SemanticMemory" in n.message for n in app._notifications)
-    data = json.loads((tmp_path / "out.json").read_text())
-    data.pop("exported_at", None)
-    assert data == expected
+    _assert_is_the_reference_export(json.loads((tmp_path / "out.json").read_text()), reference)
 
 
 async def test_export_raw_db_changes_the_default_suffix(home, tmp_path):
