@@ -72,7 +72,7 @@ class QueryScreen(QueryKnobs, Screen[None]):
     DEFAULT_CSS = """
     QueryScreen #bar { height: 3; }
     QueryScreen #query { width: 1fr; }
-    QueryScreen #settings { width: auto; padding: 1 1 0 1; color: $text-muted; }
+    QueryScreen #settings { width: auto; max-width: 45%; padding: 1 1 0 1; color: $text-muted; }
     QueryScreen #answer { width: 1fr; }
     QueryScreen QueryResults { height: 3fr; }
     QueryScreen MissedList { height: 2fr; }

@@ -20,7 +20,8 @@ class HistoryList(OptionList):
         "queries containing the words in the query box; **enter** runs one again."
     )
     DEFAULT_CSS = """
-    HistoryList { width: 32; height: 1fr; border: round $primary-darken-2; }
+    HistoryList { width: 25%; min-width: 16; max-width: 32; height: 1fr;
+                  border: round $primary-darken-2; }
     HistoryList:focus { border: round $primary; }
     """
 
