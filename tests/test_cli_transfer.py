@@ -309,3 +309,29 @@ def test_backend_variable_governs_transfers(reference_stores, tmp_path, capsys, 
         store = tmp_path / "new"
         assert main(["import", "ops-agent", str(out), "--storage-path", str(store)]) == 0
         assert words in capsys.readouterr().err
+
+
+def test_export_refuses_an_existing_file_unless_force(reference_stores, tmp_path):
+    """`export` silently overwrote an existing file; now exit 2 and the file is kept."""
+    import subprocess
+    import sys
+
+    home = reference_stores / "home" / ".amplihack"
+    out = tmp_path / "ops.json"
+    out.write_text("yesterday's export")
+
+    def export(*extra: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "-m", "memexplorer", "export", "ops-agent", str(out),
+             "--storage-path", str(home / "hierarchical_memory" / "ops-agent"), *extra],
+            capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+
+    refused = export()
+    assert refused.returncode == 2, refused.stderr
+    assert "already exists" in refused.stderr and "--force" in refused.stderr
+    assert "Traceback" not in refused.stderr
+    assert out.read_text() == "yesterday's export"
+    forced = export("--force")
+    assert forced.returncode == 0, forced.stderr
+    assert json.loads(out.read_text())["agent_name"] == "ops-agent"

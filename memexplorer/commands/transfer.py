@@ -57,6 +57,7 @@ def run_export(args: argparse.Namespace) -> int:
             format=args.format,
             storage_path=args.storage_path,
             home=args.home,
+            overwrite=args.force,
         )
     return _report(
         args,
@@ -112,6 +113,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     export = subparsers.add_parser("export", help="write one agent's memory to a file")
     export.add_argument("agent", help="the agent whose memory to export")
     export.add_argument("output", help="the file to write (written whole, or not at all)")
+    export.add_argument(
+        "--force", action="store_true", help="replace OUT when it exists (refused otherwise)"
+    )
     _common(export)
     export.set_defaults(handler=run_export)
     imports = subparsers.add_parser(

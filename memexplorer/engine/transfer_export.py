@@ -66,10 +66,13 @@ def export_agent_store(
     storage_path: str | Path | None = None,
     home: str | Path | None = None,
     control: TaskControl | None = None,
+    overwrite: bool = True,
 ) -> ExportResult:
     """Write the agent's graph to ``output`` (format 1.1 JSON, or a copy of the store).
 
     ``control`` hears of each stage and may cancel until the file is put in place.
+    Without ``overwrite`` an existing ``output`` is refused (the CLI's default: a
+    script that names yesterday's file must not lose it without a word).
     """
     agent = validate_agent_name(agent)
     kind = transfer_format(format)
@@ -79,6 +82,11 @@ def export_agent_store(
     if target.is_dir():
         raise InvalidInputError(
             f"The export target {target} is a folder", hint="Name a file to write."
+        )
+    if not overwrite and (target.exists() or target.is_symlink()):
+        raise InvalidInputError(
+            f"The export target {target} already exists",
+            hint="Add --force to replace it, or name another file.",
         )
     reject_symlink(store, "The store")
     if not store.exists():

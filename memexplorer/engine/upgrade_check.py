@@ -15,6 +15,7 @@ from pathlib import Path
 from .exceptions import StoreUpgradeRequired
 from .storage_versions import ladybug_release, ladybug_storage_version
 from .stores import sniff
+from .writer_log import unreplayable_log
 
 __all__ = ["installed_ladybug_storage_version", "refuse_store_upgrade"]
 
@@ -45,6 +46,11 @@ def refuse_store_upgrade(store: Path, *, writes_version: int | None = None) -> N
     fmt = sniff(store)
     if fmt.engine != "ladybug" or fmt.storage_version is None:
         return
+    # One story for one store: an older writer's log left unreplayed is what it is,
+    # said before (and instead of) the upgrade that writing would also be.
+    left_behind = unreplayable_log(fmt)
+    if left_behind is not None:
+        raise left_behind.error()
     installed = writes_version if writes_version is not None else (
         installed_ladybug_storage_version()
     )  # fmt: skip
