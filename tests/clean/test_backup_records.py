@@ -91,7 +91,7 @@ def test_the_backup_folder_and_manifest_as_documented(tmp_path, store):
         "path": str(record.path), "id": record.id, "created_at": created.isoformat(),
         "action": "clean", "store": str(store), "kind": "experience", "engine": "sqlite",
         "agents": ["amy", "zed"], "counts": {"notes": 1}, "selection": {"pattern": "a*"},
-        "restored": False, "restored_at": None,
+        "restored": False, "restored_at": None, "whole_store": False,
     }  # fmt: skip
     rows = json.loads((record.path / "rows.json").read_text())
     assert [t["name"] for t in rows["tables"]] == ["notes"]

@@ -69,17 +69,19 @@ def hub(memory):
 )  # fmt: skip
 def test_retrieval_follows_only_edges_at_or_above_the_threshold(memory, hub, threshold, kept):
     center, ids = hub
-    subgraph = memory.retrieve_subgraph("zulu", similarity_threshold=threshold)
+    subgraph = memory.retrieve_subgraph("zulu", similarity_threshold=threshold, profile="ranked")
     assert {n.node_id for n in subgraph.nodes} == {center} | {ids[w] for w in kept}
 
 
 def test_retrieval_default_threshold_is_0_3(memory, hub):
     center, ids = hub
-    found = {n.node_id for n in memory.retrieve_subgraph("zulu").nodes}
+    found = {n.node_id for n in memory.retrieve_subgraph("zulu", profile="ranked").nodes}
     assert found == {center, ids[0.9], ids[0.55], ids[0.35]}
 
 
 def test_retrieval_without_depth_follows_no_similar_edge(memory, hub):
     center, _ = hub
-    subgraph = memory.retrieve_subgraph("zulu", max_depth=0, similarity_threshold=0.0)
+    subgraph = memory.retrieve_subgraph(
+        "zulu", max_depth=0, similarity_threshold=0.0, profile="ranked"
+    )
     assert [n.node_id for n in subgraph.nodes] == [center]
