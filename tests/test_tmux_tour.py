@@ -143,8 +143,9 @@ def test_the_readme_tour_on_the_demo_home(terminal: Terminal, tmp_path: Path) ->
     assert len(exports) == 1
     t.wait_without("Export ops-agent")
     t.keys("i")
-    t.wait_for("Import")
+    t.wait_for("Import", "into agent")
     t.type(str(exports[0]))
+    t.keys("Enter")  # preview now, as an operator would, whatever the typing raced
     t.wait_for("REPLACE")
     t.keys("C-t")
     t.wait_for("MERGE: 0 new nodes")

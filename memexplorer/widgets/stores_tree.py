@@ -15,6 +15,7 @@ from textual.worker import Worker
 
 from memexplorer.engine.browse import TableInfo
 from memexplorer.engine.catalog import StoreEntry, list_stores
+from memexplorer.engine.graph_store import QueryError
 from memexplorer.screens.error_modal import report_failed_worker
 from memexplorer.wording import counted, distinct_places
 
@@ -213,8 +214,20 @@ class StoresTree(Tree[TreeData]):
 
     @work(thread=True, group="tables", exit_on_error=False)
     def load_tables(self, node: TreeNode[TreeData], item: AgentItem) -> None:
-        browser = self.app.browsers.get(item.entry.path)  # type: ignore[attr-defined]
-        self.post_message(self.TablesLoaded(self, node, browser.tables(item.agent)))
+        self.post_message(self.TablesLoaded(self, node, self._read_tables(item)))
+
+    def _read_tables(self, item: AgentItem) -> list[TableInfo]:
+        """The agent's tables. Our own write (an undo, a restore) may close the store
+        while this reads it, and reopens it: then read again from the new handle."""
+        for attempt in range(2):
+            browser = self.app.browsers.get(item.entry.path)  # type: ignore[attr-defined]
+            try:
+                return browser.tables(item.agent)
+            except QueryError:
+                closed_under_us = self.app.browsers.get(item.entry.path) is not browser  # type: ignore[attr-defined]
+                if attempt or not closed_under_us:
+                    raise
+        raise AssertionError("unreachable")  # the loop returns or raises
 
     def on_stores_tree_tables_loaded(self, message: TablesLoaded) -> None:
         node, item = message.node, message.node.data
