@@ -10,12 +10,10 @@ entries read as the default profile: the choice is a convenience, never an error
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 
 from memexplorer.engine.retrieval_profiles import DEFAULT_PROFILE, PROFILES
-from memexplorer.query_history import HistoryError, data_folder
+from memexplorer.query_history import data_folder, write_private_text
 
 __all__ = ["ProfileChoices"]
 
@@ -43,17 +41,5 @@ class ProfileChoices:
     def set(self, store: Path, profile: str) -> None:
         choices = self._load()
         choices[str(store)] = profile
-        folder = self.path.parent
-        try:
-            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(prefix=".profiles-", dir=folder)
-            try:
-                with os.fdopen(handle, "w", encoding="utf-8") as out:
-                    json.dump(choices, out, indent=1, sort_keys=True)
-                os.chmod(temporary, 0o600)
-                os.replace(temporary, self.path)
-            except BaseException:
-                Path(temporary).unlink(missing_ok=True)
-                raise
-        except OSError as exc:
-            raise HistoryError(f"Cannot write {self.path}: {exc.strerror or exc}") from None
+        text = json.dumps(choices, indent=1, sort_keys=True)
+        write_private_text(self.path, text, prefix=".profiles-")

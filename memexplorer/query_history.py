@@ -39,6 +39,25 @@ class HistoryError(MemoryError):
     hint = "Check that the folder is yours and writable, or set XDG_DATA_HOME elsewhere."
 
 
+def write_private_text(path: Path, text: str, *, prefix: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all, readable by the user only, in a
+    0700 folder; HistoryError (what failed, where) when the system refuses."""
+    folder = path.parent
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(prefix=prefix, dir=folder)
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                out.write(text)
+            os.chmod(temporary, 0o600)
+            os.replace(temporary, path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+    except OSError as exc:
+        raise HistoryError(f"Cannot write {path}: {exc.strerror or exc}") from None
+
+
 @dataclass(frozen=True)
 class HistoryEntry:
     query: str
@@ -94,21 +113,8 @@ class QueryHistory:
         return entries
 
     def _write(self, entries: list[HistoryEntry]) -> None:
-        folder = self.path.parent
-        try:
-            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(prefix=".history-", dir=folder)
-            try:
-                with os.fdopen(handle, "w", encoding="utf-8") as out:
-                    for entry in entries:
-                        out.write(json.dumps(asdict(entry), ensure_ascii=False) + "\n")
-                os.chmod(temporary, 0o600)
-                os.replace(temporary, self.path)
-            except BaseException:
-                Path(temporary).unlink(missing_ok=True)
-                raise
-        except OSError as exc:
-            raise HistoryError(f"Cannot write {self.path}: {exc.strerror or exc}") from None
+        text = "".join(json.dumps(asdict(entry), ensure_ascii=False) + "\n" for entry in entries)
+        write_private_text(self.path, text, prefix=".history-")
 
     @staticmethod
     def matching(entries: list[HistoryEntry], text: str) -> list[HistoryEntry]:
