@@ -34,6 +34,7 @@ from .graph_rows import insert_edges, insert_nodes, replace_nodes
 from .private_dirs import make_private_dirs
 from .saved_rows import SavedTable
 from .sqlite_rows import insert_rows, rebuild_fts, replace_rows
+from .transfer_files import fsync_folder
 from .write_gate import write_gate
 
 __all__ = [
@@ -170,14 +171,6 @@ def _write_private(path: Path, payload: bytes) -> None:
         os.fsync(handle.fileno())
 
 
-def _fsync_folder(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 def write_backup(
     home: str | Path,
     *,
@@ -225,9 +218,9 @@ def write_backup(
         rows = json.dumps({"tables": [t.to_json() for t in saved]}).encode()
         _write_private(staging / ROWS, rows)
         _write_private(staging / MANIFEST, json.dumps(manifest, indent=2).encode())
-        _fsync_folder(staging)
+        fsync_folder(staging)
         os.rename(staging, folder / name)
-        _fsync_folder(folder)
+        fsync_folder(folder)
     except (OSError, TypeError, ValueError) as exc:
         shutil.rmtree(staging, ignore_errors=True)
         raise BackupError(f"Could not write the backup in {folder} ({exc})") from None

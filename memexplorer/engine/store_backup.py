@@ -29,7 +29,6 @@ from .backups import (
     ROWS,
     BackupError,
     BackupRecord,
-    _fsync_folder,
     _private_dirs,
     _record,
     _write_private,
@@ -38,7 +37,7 @@ from .backups import (
 from .browse import GraphBrowser, SqliteBrowser, StoreBrowser
 from .exceptions import InvalidInputError
 from .inspection import open_graph
-from .transfer_files import copy_into_private_file
+from .transfer_files import copy_into_private_file, fsync_folder
 from .write_gate import write_gate
 
 __all__ = ["FILE_MODE", "restore_store_file", "write_closed_store_backup", "write_store_backup"]
@@ -90,9 +89,9 @@ def _write_backup(
         copy(staging / manifest["file"])
         _write_private(staging / ROWS, json.dumps({"tables": []}).encode())
         _write_private(staging / MANIFEST, json.dumps(manifest, indent=2).encode())
-        _fsync_folder(staging)
+        fsync_folder(staging)
         os.rename(staging, folder / name)
-        _fsync_folder(folder)
+        fsync_folder(folder)
     except (OSError, sqlite3.Error) as exc:
         shutil.rmtree(staging, ignore_errors=True)
         raise BackupError(f"Could not copy the store into {folder} ({exc})") from None
@@ -186,4 +185,4 @@ def restore_store_file(record: BackupRecord, manifest: dict[str, Any]) -> None:
             os.replace(temporary, store)
         finally:
             temporary.unlink(missing_ok=True)
-        _fsync_folder(store.parent)
+        fsync_folder(store.parent)
