@@ -135,12 +135,13 @@ GRAPH_SUPPORT_WEIGHT = 0.25
 def all_facts(
     graph: SharedGraph, agent: str, limit: int, min_confidence: float = 0.0
 ) -> list[SemanticFact]:
-    """The agent's facts, most confident first."""
+    """The agent's facts, most confident first; ties in table (insertion) order, as
+    the library's ``ORDER BY s.confidence DESC`` gives them."""
     rows = graph.rows(
         f"""MATCH (s:SemanticMemory)
             WHERE s.agent_id = $agent AND s.confidence >= $min_confidence
             RETURN {returning("s", FACT_FIELDS)}
-            ORDER BY s.confidence DESC, s.created_at DESC, s.node_id LIMIT $limit""",
+            ORDER BY s.confidence DESC, offset(id(s)) LIMIT $limit""",
         {"agent": agent, "min_confidence": float(min_confidence), "limit": max(int(limit), 0)},
         reuse=True,
     )

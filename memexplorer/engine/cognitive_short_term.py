@@ -103,13 +103,14 @@ class ShortTermMemory(CognitiveBase):
     def push_working(
         self, slot_type: str, content: str, task_id: str, relevance: float = 1.0
     ) -> str:
-        """Add a slot to a task's context, evicting the least relevant one when full."""
+        """Add a slot to a task's context, evicting the least relevant one when full
+        (of equally low ones the first written, as the library's ``min()`` picks)."""
         graph = self._writable()
         node_id = new_id("wrk")
         with graph.transaction():
             held = graph.rows(
                 """MATCH (w:WorkingMemory) WHERE w.agent_id = $agent AND w.task_id = $task
-                   RETURN w.node_id ORDER BY w.relevance, w.created_at, w.node_id""",
+                   RETURN w.node_id ORDER BY w.relevance, offset(id(w))""",
                 {"agent": self.agent_name, "task": task_id},
                 reuse=True,
             )
@@ -130,12 +131,12 @@ class ShortTermMemory(CognitiveBase):
         return node_id
 
     def get_working(self, task_id: str) -> list[WorkingMemorySlot]:
-        """A task's slots, most relevant first."""
+        """A task's slots, most relevant first; ties in insertion order, as the library's."""
         rows = self._rows(
             "WorkingMemory",
             f"""MATCH (w:WorkingMemory) WHERE w.agent_id = $agent AND w.task_id = $task
                 RETURN {returning("w", SLOT_FIELDS)}
-                ORDER BY w.relevance DESC, w.created_at DESC, w.node_id""",
+                ORDER BY w.relevance DESC, offset(id(w))""",
             task=task_id,
         )
         return [slot_from_row(row) for row in rows]

@@ -262,6 +262,28 @@ def test_intentions_of_equal_priority_come_back_in_insertion_order(memory):
     assert [p.node_id for p in memory.list_prospective()] == written
 
 
+def test_facts_of_equal_confidence_come_back_in_insertion_order(memory):
+    """amplihack-memory-lib 4ae0813 (run in its own venv) gives 12 facts of one
+    confidence written in one second back as written: ORDER BY confidence alone."""
+    written = [memory.store_fact(f"c{n}", f"content number {n} shared", 0.5) for n in range(12)]
+    assert sorted(written) != written
+    assert [f.node_id for f in memory.get_all_facts()] == written
+
+
+def test_working_slots_of_equal_relevance_come_back_in_insertion_order(memory):
+    written = [memory.push_working("goal", f"w{n}", "t1", relevance=0.5) for n in range(8)]
+    assert sorted(written) != written
+    assert [s.node_id for s in memory.get_working("t1")] == written
+
+
+def test_a_full_task_evicts_the_first_written_of_the_least_relevant(memory):
+    """The library evicts min(get_working(), key=relevance): the first of the ties."""
+    capacity = memory.WORKING_MEMORY_CAPACITY
+    written = [memory.push_working("goal", f"w{n}", "t1", relevance=0.5) for n in range(capacity)]
+    newest = memory.push_working("goal", "one more", "t1", relevance=0.5)
+    assert [s.node_id for s in memory.get_working("t1")] == written[1:] + [newest]
+
+
 # -- prospective ------------------------------------------------------------------------
 def test_prospective_lifecycle_and_priority(memory):
     low = memory.store_prospective("Cert expiry", "certificate expiring", "renew cert")
