@@ -281,7 +281,7 @@ def test_a_full_task_evicts_the_first_written_of_the_least_relevant(memory):
     capacity = memory.WORKING_MEMORY_CAPACITY
     written = [memory.push_working("goal", f"w{n}", "t1", relevance=0.5) for n in range(capacity)]
     newest = memory.push_working("goal", "one more", "t1", relevance=0.5)
-    assert [s.node_id for s in memory.get_working("t1")] == written[1:] + [newest]
+    assert [s.node_id for s in memory.get_working("t1")] == [*written[1:], newest]
 
 
 # -- prospective ------------------------------------------------------------------------
