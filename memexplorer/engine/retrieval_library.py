@@ -33,9 +33,9 @@ from .library_queries import (
     PROVENANCE_QUERY,
     SUPERSEDED_BATCH_QUERY,
     SUPERSEDED_QUERY,
-    TWO_HOP_QUERY,
 )
 from .library_text import DecodeFailed, decode, library_entity_candidates
+from .library_two_hop import two_hop_rows
 from .library_windows import Pattern, prefetch_windows
 from .scan_threads import one_scan_thread
 
@@ -134,12 +134,14 @@ class LibraryRetriever:
         then between runs. The branches are asked one after the other here,
         which is the order the library gets in nearly every run: its answer,
         made repeatable. A failing branch fails the whole query, as in the library.
+        The second branch (:data:`TWO_HOP_QUERY`) is read by :func:`two_hop_rows`,
+        the same rows in the same order without its scan of every edge.
         """
         params = {"sid": seed_id, "agent_id": self.agent_id}
         one_hop = self._rows(HOP_QUERY, params)
         if one_hop is None or max_depth < 2:
             return one_hop or []
-        two_hop = self._rows(TWO_HOP_QUERY, params)
+        two_hop = two_hop_rows(self._rows, seed_id, self.agent_id, ladybug=self.ladybug)
         return [] if two_hop is None else one_hop + two_hop
 
     def _expand(
