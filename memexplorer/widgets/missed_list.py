@@ -11,6 +11,7 @@ from textual.widgets.option_list import Option
 
 from memexplorer.engine.knowledge import KnowledgeNode
 from memexplorer.engine.retrieval_explain import Explanation
+from memexplorer.wording import counted
 
 #: Characters of a fact's content shown (the node view has all of it).
 CONTENT_WIDTH = 60
@@ -41,7 +42,12 @@ class MissedList(OptionList):
             self.border_title = "missed · ranked is the reference: nothing to compare"
             return
         missed = explanation.missed_as_dicts()
-        self.border_title = f"missed by {explanation.profile} · {len(missed)} fact(s) ranked finds"
+        found = counted(len(missed), "fact")
+        self.border_title = f"missed by {explanation.profile} · {found} ranked finds"
+        if not missed:
+            note = f"Nothing missed: {explanation.profile} returned every fact ranked finds."
+            self.add_option(Option(Text(note, style="dim"), disabled=True))
+            return
         for (node, _), item in zip(explanation.missed, missed, strict=True):
             self.nodes[node.node_id] = node
             line = Text(f"[{node.concept}] ", style="bold")

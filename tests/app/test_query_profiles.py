@@ -66,7 +66,7 @@ async def test_missed_facts_say_which_step_cut_them(home):
         assert results.subgraph.nodes == []  # the library keeps the question mark
         missed = screen.query_one(MissedList)
         assert missed.option_count == 20  # ranked's whole answer
-        assert missed.border_title == "missed by library · 20 fact(s) ranked finds"
+        assert missed.border_title == "missed by library · 20 facts ranked finds"
         lines = [str(missed.get_option_at_index(i).prompt) for i in range(missed.option_count)]
         assert all("\n   cut by " in line for line in lines)
         punctuation = "cut by keywords: keyword 'checkout-api?' cannot match because of attached"
@@ -106,3 +106,18 @@ async def test_w_walks_a_missed_fact_and_a_kept_one(home):
         text = str(why.query_one("#steps").render())
         assert "left out of the agent's result" in text and "✗ " in text
         assert [s.cut for s in why.steps].count(True) >= 1
+
+
+async def test_nothing_missed_is_said_not_left_blank(home):
+    app = create_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = await open_query(pilot, "ops-agent", ops_store(home))
+        await ask(pilot, screen, "payments team")
+        missed = screen.query_one(MissedList)
+        assert missed.border_title == "missed by library · 0 facts ranked finds"
+        assert missed.option_count == 1 and missed.get_option_at_index(0).disabled
+        assert "Nothing missed: library returned every fact ranked finds" in str(
+            missed.get_option_at_index(0).prompt
+        )
+        assert missed.cursor_id() is None
