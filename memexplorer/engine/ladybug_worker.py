@@ -3,8 +3,10 @@
 kuzu and ladybug cannot be loaded into one Python process (their native
 modules register the same types), so the engine runs ladybug here and talks
 to it through :class:`~.ladybug_store.LadybugStore`. This file is run by path
-(``python -P ladybug_worker.py CONTROL_FD``) and imports only the standard
-library until it loads ``ladybug``: starting stays fast, and memexplorer (which
+(``python -P ladybug_worker.py CONTROL_FD [PACKAGE]``) and imports only the
+standard library until it loads ``ladybug`` (or, for a cached older release,
+``kuzu``: the two Python APIs are the same; see :mod:`.worker_process`):
+starting stays fast, and memexplorer (which
 imports kuzu) is never loaded next to it. The client imports the framing
 helpers below from this same file, so both sides speak one protocol.
 
@@ -243,15 +245,14 @@ class Server:
         return memoryview(sink.getvalue())
 
 
-def serve(control_fd: int) -> None:
+def serve(control_fd: int, package: str = "ladybug") -> None:
     # Answers go to a private copy of stdout; fd 1 then points at stderr, so
     # anything the library prints cannot corrupt a frame.
     out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     requests = sys.stdin.buffer
     try:
-        import ladybug
-
+        ladybug = __import__(package)
         hello = (str(ladybug.__version__), int(ladybug.storage_version))
     except Exception as exc:
         write_frame(out, ERROR, pickle.dumps(("import", f"{type(exc).__name__}: {exc}"), _PICKLE))
@@ -273,4 +274,4 @@ if __name__ == "__main__":
     # The terminal's Ctrl+C is for the app; the worker stops when its client
     # closes the request pipe (or dies).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    serve(int(sys.argv[1]))
+    serve(int(sys.argv[1]), sys.argv[2] if len(sys.argv) > 2 else "ladybug")
