@@ -137,3 +137,16 @@ def ladybug_0171_cache(_installed_ladybug_0171: Path, monkeypatch: pytest.Monkey
     """The engine cache with ladybug 0.17.1 (shared by the tests that read with it)."""
     monkeypatch.setenv("MEMEXPLORER_ENGINE_CACHE", str(_installed_ladybug_0171))
     return _installed_ladybug_0171
+
+
+@pytest.fixture(scope="session")
+def _installed_kuzu_0101(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An engine cache holding kuzu 0.10.1 (storage version 38, folder layout)."""
+    folder = tmp_path_factory.mktemp("engine-cache-kuzu0101")
+    env = {**os.environ, "MEMEXPLORER_ENGINE_CACHE": str(folder)}
+    done = subprocess.run(
+        [sys.executable, "-m", "memexplorer", "engines", "add", "kuzu==0.10.1"],
+        env=env, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return folder

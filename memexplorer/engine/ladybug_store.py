@@ -200,7 +200,7 @@ class LadybugStore(GraphStoreBase):
             import pyarrow as pa
 
             return pa.ipc.open_stream(pa.py_buffer(payload)).read_all()
-        raise translate_query_error(self.path, pickle.loads(payload)[1], "ladybug", what)
+        raise translate_query_error(self.path, pickle.loads(payload)[1], self.engine, what)
 
     def rows(
         self, cypher: str, params: dict[str, Any] | None = None, *, reuse: bool = False

@@ -96,6 +96,19 @@ def normalize_rows(rows: list[list[Any]], types: list[str]) -> list[list[Any]]:
     return rows
 
 
+def take_rows(result: Any, cap: int) -> list[list[Any]]:
+    """Up to ``cap`` rows (all when negative). kuzu before 0.11 has neither
+    ``get_all`` nor ``get_n``, only ``has_next``/``get_next``."""
+    if cap < 0 and hasattr(result, "get_all"):
+        return result.get_all()
+    if cap >= 0 and hasattr(result, "get_n"):
+        return result.get_n(cap)
+    rows = []
+    while (cap < 0 or len(rows) < cap) and result.has_next():
+        rows.append(result.get_next())
+    return rows
+
+
 class Server:
     """One open database and the requests for it, answered in order."""
 
@@ -202,7 +215,7 @@ class Server:
             types = result.get_column_data_types()
             if result.get_num_tuples() > ARROW_ROWS_ABOVE and all(map(plain_column, types)):
                 return ARROW, self.ipc(result.get_as_arrow(chunk_size=100_000))
-            return self.value(normalize_rows(result.get_all(), types))
+            return self.value(normalize_rows(take_rows(result, -1), types))
         finally:
             result.close()
 
@@ -221,7 +234,7 @@ class Server:
             result = self.run(cypher, None)
             names = list(result.get_column_names())
             types = result.get_column_data_types()
-            rows = result.get_n(cap) if cap > 0 else []
+            rows = take_rows(result, cap) if cap > 0 else []
             more = result.has_next()
             result.close()
         finally:

@@ -1,0 +1,88 @@
+"""A store written by kuzu 0.10.1 (storage version 38, a folder) read through that release.
+
+The store is written in the test by kuzu 0.10.1 itself (its own statements, in
+the cached release's virtualenv), so the expected rows are the ones written.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+from pathlib import Path
+
+import pytest
+from store_helpers import checksums
+
+from memexplorer.cli import main
+from memexplorer.engine.exceptions import UnsupportedEngineError
+from memexplorer.engine.graph_open import open_graph_store
+
+pytestmark = pytest.mark.slow
+
+WRITE = """
+import sys, kuzu
+db = kuzu.Database(sys.argv[1]); conn = kuzu.Connection(db)
+conn.execute("CREATE NODE TABLE SemanticMemory(memory_id STRING, agent_id STRING, "
+             "content STRING, PRIMARY KEY(memory_id))")
+conn.execute("CREATE REL TABLE SIMILAR_TO(FROM SemanticMemory TO SemanticMemory, weight DOUBLE)")
+for i, agent in enumerate(["old-agent", "old-agent", "other-agent"]):
+    conn.execute("CREATE (:SemanticMemory {memory_id: $m, agent_id: $a, content: $c})",
+                 {"m": f"fact-{i}", "a": agent, "c": f"content {i}"})
+conn.execute("MATCH (a:SemanticMemory {memory_id: 'fact-0'}), (b:SemanticMemory "
+             "{memory_id: 'fact-1'}) CREATE (a)-[:SIMILAR_TO {weight: 0.5}]->(b)")
+conn.close(); db.close()
+"""
+
+
+@pytest.fixture
+def old_store(_installed_kuzu_0101: Path, tmp_path: Path) -> Path:
+    python = _installed_kuzu_0101 / "kuzu-0.10.1" / "venv" / "bin" / "python"
+    path = tmp_path / "agent" / "kuzu_db"
+    path.parent.mkdir()
+    subprocess.run([str(python), "-c", WRITE, str(path)], check=True, timeout=120)
+    return path
+
+
+def test_without_the_release_the_refusal_says_what_to_run(old_store: Path, capsys):
+    with pytest.raises(UnsupportedEngineError) as raised:
+        open_graph_store(old_store)
+    assert raised.value.add_command == "memexplorer engines add kuzu==0.10.1"
+    assert "memexplorer engines add kuzu==0.10.1" in raised.value.hint
+    assert main(["stats", str(old_store)]) == 2
+    assert "memexplorer engines add kuzu==0.10.1" in capsys.readouterr().err
+    other = old_store.parent / "memory.db"  # a second store: stats goes on past the refusal
+    with sqlite3.connect(other) as db:
+        db.execute("CREATE TABLE notes (id INTEGER)")
+    assert main(["stats", str(old_store.parent), "--json"]) == 0
+    out, err = capsys.readouterr()
+    [error] = json.loads(out)["errors"]
+    assert error["path"] == str(old_store) and error["error"] == "Store needs another engine"
+    assert error["add_command"] == "memexplorer engines add kuzu==0.10.1"
+    assert "warning: to read it: memexplorer engines add kuzu==0.10.1" in err
+
+
+def test_the_release_that_wrote_it_reads_it_unchanged(
+    old_store: Path, _installed_kuzu_0101: Path, monkeypatch, capsys
+):
+    monkeypatch.setenv("MEMEXPLORER_ENGINE_CACHE", str(_installed_kuzu_0101))
+    before = checksums(old_store)
+    with open_graph_store(old_store) as graph:
+        assert (graph.engine, graph.storage_version) == ("kuzu", 38)
+        rows = graph.rows(
+            "MATCH (n:SemanticMemory) RETURN n.memory_id, n.agent_id ORDER BY n.memory_id"
+        )
+        edges = graph.rows(
+            "MATCH (a)-[r:SIMILAR_TO]->(b) RETURN a.memory_id, r.weight, b.memory_id"
+        )
+    assert rows == [["fact-0", "old-agent"], ["fact-1", "old-agent"], ["fact-2", "other-agent"]]
+    assert edges == [["fact-0", 0.5, "fact-1"]]
+    with pytest.raises(UnsupportedEngineError, match="memexplorer only reads"):
+        open_graph_store(old_store, read_only=False)
+    assert main(["stats", str(old_store), "--json"]) == 0
+    [summary] = json.loads(capsys.readouterr().out)["stores"]
+    assert summary["agents"]["old-agent"] == {"SemanticMemory": 2, "SIMILAR_TO": 1}
+    assert summary["agents"]["other-agent"] == {"SemanticMemory": 1, "SIMILAR_TO": 0}
+    assert (summary["written_by"], summary["read_by"]) == ("kuzu 0.10.0 or 0.10.1", "kuzu 0.10.1")
+    assert checksums(old_store) == before
+    assert sorted(p.name for p in old_store.iterdir()) == sorted(before)
