@@ -67,3 +67,13 @@ def test_stats_names_writer_and_reader(
     text = " ".join(capsys.readouterr().out.split())
     assert "written by ladybug 0.17.0 or 0.17.1 · read by ladybug 0.17.1" in text
     assert checksums(crashed_writer.parent) == before
+
+
+def test_audit_reads_the_replayed_log_without_the_checkpoint_note(
+    crashed_writer: Path, ladybug_0171_cache, capsys
+):
+    before = checksums(crashed_writer.parent)
+    assert main(["audit", str(crashed_writer.parent), "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["findings"] == [] and payload.get("notes", {}) == {}
+    assert checksums(crashed_writer.parent) == before
