@@ -66,6 +66,8 @@ class StoreSummary:
     written_by: str = ""
     read_by: str | None = None
     add_command: str = ""
+    #: Read by a release from the engine cache, not memexplorer's own.
+    read_by_cache: bool = False
 
     def counts_by_agent(self) -> dict[str, dict[str, int]]:
         """Every agent with every table of the store, 0 where it has no rows, so
@@ -181,6 +183,7 @@ def _summarize_graph(fmt: StoreFormat) -> StoreSummary:
             summary.written_by = reader.written_by
             summary.read_by = reader.read_by
             summary.add_command = reader.add_command or ""
+            summary.read_by_cache = reader.runtime is not None
         if kind == "flat":
             from .flat_graph import live_agent_counts
 

@@ -13,6 +13,7 @@ from textual_fastdatatable import DataTable
 from memexplorer.app_commands import bindings_for
 from memexplorer.clipboard import as_json
 from memexplorer.engine.catalog import StoreEntry
+from memexplorer.engine.engine_cache import CachedEngine
 from memexplorer.session_mode import read_only_label
 from memexplorer.widgets.node_table import NodeTable, TableSource
 from memexplorer.widgets.stores_tree import StoresTree
@@ -20,6 +21,7 @@ from memexplorer.widgets.stores_tree import StoresTree
 from .audit_screen import AuditScreen
 from .chain_screen import ChainScreen
 from .console_screen import ConsoleScreen
+from .engine_offer_modal import EngineOfferModal, engine_offer
 from .graph_screen import GraphScreen
 from .node_detail_screen import NodeRef
 from .operator_actions import OperatorActions
@@ -75,8 +77,19 @@ class MainScreen(OperatorActions, WritingToggle):
 
     @on(StoresTree.StoreChosen)
     def store_chosen(self, message: StoresTree.StoreChosen) -> None:
-        if message.entry.error is not None:
-            self.app.show_error(message.entry.error)  # type: ignore[attr-defined]
+        entry = message.entry
+        offer = engine_offer(entry)
+        if offer is not None:
+            self.app.push_screen(EngineOfferModal(entry.path, *offer), self.engine_added)
+        elif entry.error is not None:
+            self.app.show_error(entry.error)  # type: ignore[attr-defined]
+
+    def engine_added(self, engine: CachedEngine | None) -> None:
+        """A release installed from the offer: read every store again, with it."""
+        if engine is None:
+            return
+        self.notify(f"{engine.name} installed; the stores it wrote are read with it now")
+        self.action_reload()
 
     @on(NodeTable.RowOpened)
     def open_row(self, message: NodeTable.RowOpened) -> None:
