@@ -114,6 +114,8 @@ class LadybugStore(GraphStoreBase):
         self._gone: EngineWorkerError | None = None
         #: Which release reads the store (``"ladybug 0.17.1"``), for stats and the tree.
         self.read_by = runtime.label
+        #: The interpreter that has that release (console queries run under it too).
+        self.python = runtime.python
         if not runtime.pinned:
             self.engine = runtime.package
             worker = cached_worker(self.path, runtime, storage_version, read_only)

@@ -15,6 +15,8 @@ import pytest
 from store_helpers import checksums
 
 from memexplorer.cli import main
+from memexplorer.engine.browse import open_browser
+from memexplorer.engine.console import run_console_query
 from memexplorer.engine.exceptions import UnreplayableLogError
 from memexplorer.engine.graph_open import open_graph_store
 
@@ -77,3 +79,29 @@ def test_audit_reads_the_replayed_log_without_the_checkpoint_note(
     payload = json.loads(capsys.readouterr().out)
     assert payload["findings"] == [] and payload.get("notes", {}) == {}
     assert checksums(crashed_writer.parent) == before
+
+
+def test_console_queries_run_under_the_release_that_wrote_it(
+    crashed_writer: Path, crashed_manifest: dict, ladybug_0171_cache
+):
+    before = checksums(crashed_writer.parent)
+    browser = open_browser(crashed_writer)
+    try:
+        query = "MATCH (n:SemanticMemory) RETURN n.memory_id ORDER BY n.memory_id"
+        result = run_console_query(browser, query, row_cap=100)
+        assert result.data.column(0).to_pylist() == _facts(crashed_manifest)
+    finally:
+        browser.close()
+    assert checksums(crashed_writer.parent) == before
+
+
+def test_idle_workers_are_kept_per_release(crashed_writer: Path, ladybug_0171_cache, tmp_path):
+    """A worker of the cached release, given back idle, never serves the pinned ladybug."""
+    with open_graph_store(crashed_writer) as old:
+        assert old.ladybug_version == "0.17.1"  # type: ignore[attr-defined]
+    new = tmp_path / "new_db"
+    with open_graph_store(new, read_only=False, create="ladybug") as store:
+        assert store.ladybug_version == "0.22.0"  # type: ignore[attr-defined]
+        assert store.storage_version == 49
+    with open_graph_store(crashed_writer) as again:
+        assert again.ladybug_version == "0.17.1"  # type: ignore[attr-defined]
