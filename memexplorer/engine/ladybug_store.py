@@ -116,6 +116,10 @@ class LadybugStore(GraphStoreBase):
         self.read_by = runtime.label
         #: The interpreter that has that release (console queries run under it too).
         self.python = runtime.python
+        #: Read by a release from the engine cache (read-only), not memexplorer's own.
+        self.read_by_cache = not runtime.pinned
+        #: The log a cached release replayed on a private copy (see writer_log).
+        self.replayed_log: Path | None = None
         if not runtime.pinned:
             self.engine = runtime.package
             worker = cached_worker(self.path, runtime, storage_version, read_only)

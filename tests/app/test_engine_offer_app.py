@@ -105,6 +105,10 @@ async def test_a_store_read_by_a_cached_release_says_so_in_the_tree(
         assert not isinstance(app.screen, EngineOfferModal)  # nothing missing: no offer
         every = crashed_manifest["facts_at_last_checkpoint"] + crashed_manifest["facts_only_in_log"]
         assert await _semantic_total(app, pilot, store) == len(every)
+        assert app.screen.sub_title == (
+            "read-only, read by ladybug 0.17.1, its log replayed on a private copy"
+            f" · ladybug storage 41 · {crashed_writer}"
+        )
     assert checksums(crashed_writer.parent) == before
 
 
