@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import SIZE, settle
+from old_stores import write_kuzu_0101_store
 from store_helpers import checksums
 
 from memexplorer.app import create_app
@@ -133,3 +134,40 @@ async def test_y_installs_the_release_and_the_store_is_read_with_it(
         assert await _semantic_total(app, pilot, store) == len(every)
     assert (_private_engine_cache / "ladybug-0.17.1").is_dir()
     assert checksums(crashed_writer.parent) == before
+
+
+@pytest.mark.slow
+async def test_an_old_kuzu_store_is_offered_then_read_with_its_release(
+    _installed_kuzu_0101, tmp_path, monkeypatch
+):
+    store_path = write_kuzu_0101_store(_installed_kuzu_0101, tmp_path / "old" / "agent" / "kuzu_db")
+    before = checksums(store_path)
+    app = create_app(store_path.parent)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        tree, store = _store_node(app)
+        assert str(store.label).endswith("kuzu 38 needs kuzu 0.10.1")
+        tree.select_node(store)
+        await settle(pilot)
+        assert isinstance(app.screen, EngineOfferModal)
+        assert app.screen.command == "memexplorer engines add kuzu==0.10.1"
+        await pilot.press("escape")
+        await settle(pilot)
+    monkeypatch.setenv("MEMEXPLORER_ENGINE_CACHE", str(_installed_kuzu_0101))
+    app = create_app(store_path.parent)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        tree, store = _store_node(app)
+        assert str(store.label).endswith("hierarchical kuzu 38  read by kuzu 0.10.1")
+        agent = next(c for c in store.children if c.data.agent == "old-agent")
+        agent.expand()
+        await settle(pilot)
+        leaf = next(
+            c for c in agent.children
+            if isinstance(c.data, TableItem) and c.data.table.name == "SemanticMemory"
+        )  # fmt: skip
+        tree.select_node(leaf)
+        await settle(pilot)
+        page = app.screen.query_one(NodeTable).page
+        assert page is not None and page.total == 2  # old-agent's two facts
+    assert checksums(store_path) == before

@@ -1,17 +1,18 @@
 """A store written by kuzu 0.10.1 (storage version 38, a folder) read through that release.
 
-The store is written in the test by kuzu 0.10.1 itself (its own statements, in
-the cached release's virtualenv), so the expected rows are the ones written.
+The store is written in the test by kuzu 0.10.1 itself (tests/old_stores.py: its
+own statements, in the cached release's virtualenv), so the expected rows are the
+ones written.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
-import subprocess
 from pathlib import Path
 
 import pytest
+from old_stores import write_kuzu_0101_store
 from store_helpers import checksums
 
 from memexplorer.cli import main
@@ -20,28 +21,10 @@ from memexplorer.engine.graph_open import open_graph_store
 
 pytestmark = pytest.mark.slow
 
-WRITE = """
-import sys, kuzu
-db = kuzu.Database(sys.argv[1]); conn = kuzu.Connection(db)
-conn.execute("CREATE NODE TABLE SemanticMemory(memory_id STRING, agent_id STRING, "
-             "content STRING, PRIMARY KEY(memory_id))")
-conn.execute("CREATE REL TABLE SIMILAR_TO(FROM SemanticMemory TO SemanticMemory, weight DOUBLE)")
-for i, agent in enumerate(["old-agent", "old-agent", "other-agent"]):
-    conn.execute("CREATE (:SemanticMemory {memory_id: $m, agent_id: $a, content: $c})",
-                 {"m": f"fact-{i}", "a": agent, "c": f"content {i}"})
-conn.execute("MATCH (a:SemanticMemory {memory_id: 'fact-0'}), (b:SemanticMemory "
-             "{memory_id: 'fact-1'}) CREATE (a)-[:SIMILAR_TO {weight: 0.5}]->(b)")
-conn.close(); db.close()
-"""
-
 
 @pytest.fixture
 def old_store(_installed_kuzu_0101: Path, tmp_path: Path) -> Path:
-    python = _installed_kuzu_0101 / "kuzu-0.10.1" / "venv" / "bin" / "python"
-    path = tmp_path / "agent" / "kuzu_db"
-    path.parent.mkdir()
-    subprocess.run([str(python), "-c", WRITE, str(path)], check=True, timeout=120)
-    return path
+    return write_kuzu_0101_store(_installed_kuzu_0101, tmp_path / "agent" / "kuzu_db")
 
 
 def test_without_the_release_the_refusal_says_what_to_run(old_store: Path, capsys):
