@@ -64,8 +64,27 @@ def test_the_release_that_wrote_it_reads_it_unchanged(
         open_graph_store(old_store, read_only=False)
     assert main(["stats", str(old_store), "--json"]) == 0
     [summary] = json.loads(capsys.readouterr().out)["stores"]
-    assert summary["agents"]["old-agent"] == {"SemanticMemory": 2, "SIMILAR_TO": 1}
-    assert summary["agents"]["other-agent"] == {"SemanticMemory": 1, "SIMILAR_TO": 0}
+    none = {"DERIVES_FROM": 0, "SUPERSEDES": 0}
+    assert summary["agents"]["old-agent"] == {**none, "SemanticMemory": 2, "SIMILAR_TO": 1}
+    assert summary["agents"]["other-agent"] == {**none, "SemanticMemory": 1, "SIMILAR_TO": 0}
     assert (summary["written_by"], summary["read_by"]) == ("kuzu 0.10.0 or 0.10.1", "kuzu 0.10.1")
     assert checksums(old_store) == before
     assert sorted(p.name for p in old_store.iterdir()) == sorted(before)
+
+
+def test_migrate_copies_it_into_a_store_of_memexplorers_release(
+    old_store: Path, _installed_kuzu_0101: Path, monkeypatch, tmp_path, capsys
+):
+    """The way forward from an old release: read through it, written by kuzu 0.11.3."""
+    monkeypatch.setenv("MEMEXPLORER_ENGINE_CACHE", str(_installed_kuzu_0101))
+    before = checksums(old_store)
+    new = tmp_path / "new" / "kuzu_db"
+    assert main(["migrate", str(old_store), str(new), "--engine", "kuzu"]) == 0
+    capsys.readouterr()
+    assert main(["stats", str(new), "--json"]) == 0
+    [summary] = json.loads(capsys.readouterr().out)["stores"]
+    assert (summary["storage_version"], summary["read_by"]) == (39, "kuzu 0.11.3")
+    assert summary["agents"]["old-agent"]["SemanticMemory"] == 2
+    assert summary["agents"]["other-agent"]["SemanticMemory"] == 1
+    assert summary["agents"]["old-agent"]["SIMILAR_TO"] == 1
+    assert checksums(old_store) == before
