@@ -41,7 +41,7 @@ def require_graph_readable(fmt: StoreFormat) -> None:
             raise
         raise UnsupportedEngineError(
             fmt.path,
-            f"{refused.message.removesuffix(f': {fmt.path}')}",
+            refused.message.removesuffix(f": {fmt.path}"),
             hint=_with_command(refused.hint, command),
             add_command=command,
         ) from None

@@ -91,6 +91,10 @@ class LadybugStore(GraphStoreBase):
     ``allow_upgrade`` is set. A caller that sets it should ask the operator
     first and keep a backup of the file. ``storage_version`` is the version
     read from the header (None for a new store).
+
+    With a ``runtime`` of a cached release (:mod:`.engine_cache`) the worker runs
+    that release instead, kuzu or ladybug, read-only only: ``engine`` is then the
+    runtime's package, and ``read_by`` names the release.
     """
 
     engine = "ladybug"
