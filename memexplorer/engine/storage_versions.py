@@ -3,12 +3,13 @@
 The writers' table is measured by tools/measure_storage_versions.py (each
 release writes a store in its own virtualenv, the header is read; results
 in tools/measurements/storage_versions.json, which a test compares with the
-tables below). Kuzu releases before 0.11 write a folder, not a file. Opened
-with the pinned release: ladybug 0.22.0
-reads every LadybugDB version from 40 to 49 read-only and leaves the file
-as it was, but a read-write open, even one that writes nothing, rewrites
-the header to 49, after which the release that wrote the store refuses it
-("Trying to read a database file with a different version").
+tables below). Kuzu releases before 0.11 write a folder, not a file. The tool
+also opens each store with the pinned release, read-only: ladybug 0.22.0
+reads every LadybugDB version from 40 to 49 and leaves the file as it was;
+kuzu 0.11.3 reads 39 only. Measured by hand: a ladybug read-write open, even
+one that writes nothing, rewrites the header to 49, after which the release
+that wrote the store refuses it ("Trying to read a database file with a
+different version").
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ from memexplorer.engine.storage_versions import (
     KUZU_RELEASE,
     KUZU_WRITERS,
     LADYBUG_PINNED,
+    LADYBUG_READS,
     LADYBUG_WRITERS,
     LADYBUG_WRITES,
     newest_writer,
@@ -63,3 +64,17 @@ def test_wording_of_writers():
     assert newest_writer("ladybug", 41) == "0.17.1"
     assert newest_writer("kuzu", 38) == "0.10.1"
     assert newest_writer("kuzu", 30) is None
+
+
+def test_the_pinned_releases_read_what_the_tables_say_without_changing_a_byte():
+    """Each measured store opened read-only by memexplorer's own release of its package."""
+    for entry in _measured():
+        read = entry["pinned_read"]
+        assert read["unchanged"] is True, entry
+        if entry["package"] == "ladybug":
+            assert entry["storage_version"] in LADYBUG_READS
+            assert read == {"rows": 1, "unchanged": True}, entry
+        elif entry["storage_version"] == KUZU_STORAGE_VERSION:
+            assert read == {"rows": 1, "unchanged": True}, entry
+        else:  # an older kuzu folder: kuzu 0.11.3 refuses it, as require_kuzu_readable does
+            assert "Database path cannot be a directory" in read["error"], entry
