@@ -52,6 +52,8 @@ class MainScreen(OperatorActions, WritingToggle):
         super().__init__()
         self.root = root
         self.page_size = page_size
+        #: Stores whose missing release was announced (see announce_missing_engines).
+        self._announced: set[Path] = set()
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -83,6 +85,23 @@ class MainScreen(OperatorActions, WritingToggle):
             self.app.push_screen(EngineOfferModal(entry.path, *offer), self.engine_added)
         elif entry.error is not None:
             self.app.show_error(entry.error)  # type: ignore[attr-defined]
+
+    @on(StoresTree.StoresLoaded)
+    def announce_missing_engines(self, message: StoresTree.StoresLoaded) -> None:
+        """Say once per store (not on every reload) which release it needs, with the
+        command; choosing the store offers to install it."""
+        commands = {}
+        for entry in message.entries:
+            offer = engine_offer(entry)
+            if offer is not None and entry.path not in self._announced:
+                self._announced.add(entry.path)
+                commands.setdefault(offer[1], []).append(entry.path.name)
+        for command, names in commands.items():
+            self.notify(
+                f"{', '.join(names)}: to read it whole, run {command} "
+                "(choose the store for the offer)",
+                title="Another engine release wanted", severity="warning", timeout=12,
+            )  # fmt: skip
 
     def engine_added(self, engine: CachedEngine | None) -> None:
         """A release installed from the offer: read every store again, with it."""

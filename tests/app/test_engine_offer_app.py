@@ -51,6 +51,15 @@ async def test_choosing_the_store_offers_the_command_and_c_copies_it(
     app = create_app(crashed_writer.parent)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
+        said = [(n.title, n.message) for n in app._notifications]
+        assert said == [(
+            "Another engine release wanted",
+            f"ladybug_db: to read it whole, run {COMMAND} (choose the store for the offer)",
+        )]  # fmt: skip
+        app.clear_notifications()
+        app.screen.action_reload()  # a reload does not say it again
+        await settle(pilot)
+        assert list(app._notifications) == []
         tree, store = _store_node(app)
         tree.select_node(store)
         await settle(pilot)
