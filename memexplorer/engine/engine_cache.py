@@ -218,6 +218,10 @@ def add_engine(requirement: str, *, progress: Callable[[str], None] | None = Non
         )
         marker = {k: v for k, v in engine.to_dict().items() if k not in ("folder", "usable")}
         (stage / MARKER).write_text(json.dumps(marker, indent=2) + "\n")
+        raced = _read_marker(final)
+        if raced is not None and raced.usable:  # another add of it finished first
+            shutil.rmtree(stage, ignore_errors=True)
+            return raced
         if final.exists():
             shutil.rmtree(final)  # a broken earlier install of the same release
         os.rename(stage, final)

@@ -120,3 +120,18 @@ def test_add_list_remove_a_real_release(capsys, _private_engine_cache, crashed_m
     assert cached_engine("ladybug", 41) is not None and cached_engine("ladybug", 42) is None
     assert main(["engines", "remove", "ladybug==0.17.1"]) == 0
     assert _cached_names(_private_engine_cache) == []
+
+
+@pytest.mark.slow
+def test_adding_again_replaces_a_broken_install(capsys, _private_engine_cache):
+    broken = _private_engine_cache / "ladybug-0.17.1"
+    broken.mkdir(parents=True)
+    marker = {"package": "ladybug", "release": "0.17.1", "storage_version": 41,
+              "installed_at": "2026-11-25T00:00:00+00:00"}  # fmt: skip
+    (broken / MARKER).write_text(json.dumps(marker))
+    assert cached_engine("ladybug", 41) is None  # listed broken, never used
+    assert main(["engines", "add", "ladybug==0.17.1"]) == 0
+    engine = cached_engine("ladybug", 41)
+    assert engine is not None and engine.usable and engine.folder == broken
+    assert engine.installed_at != marker["installed_at"]
+    assert _cached_names(_private_engine_cache) == ["ladybug-0.17.1"]
