@@ -1,0 +1,79 @@
+"""The app on amplihack-rs's SQLite hierarchical stores: the stores tree, the six
+tables of an agent, paging, and a fact's page with its edges (Pilot). Expected
+values come from rust-sqlite-MANIFEST.json and the Rust export in the fixture."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import SIZE, settle
+
+from memexplorer.app import create_app
+from memexplorer.screens.node_detail_screen import NodeDetailScreen
+from memexplorer.widgets.node_table import NodeTable
+from memexplorer.widgets.stores_tree import AgentItem, StoreItem, StoresTree
+
+FOLDER = "home/.amplihack/hierarchical_memory"
+
+
+async def test_tree_lists_every_store_and_the_agents_tables(rust_sqlite_home, rust_sqlite_manifest):
+    app = create_app(rust_sqlite_home / "home/.amplihack")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        tree = app.screen.query_one(StoresTree)
+        stores = [c for c in tree.root.children if isinstance(c.data, StoreItem)]
+        assert [c.data.entry.path.name for c in stores] == [
+            "ghost-agent.db", "ops-agent.db", "research-agent.db", "support-bot.db"
+        ]  # fmt: skip
+        assert all("hierarchical sqlite" in str(c.label) for c in stores)
+        counts = rust_sqlite_manifest["databases"][f"{FOLDER}/ops-agent.db"]["counts"]
+        ops = stores[1]
+        agent = ops.children[0]
+        assert isinstance(agent.data, AgentItem) and agent.data.agent == "ops-agent"
+        own = counts["ops-agent"]
+        records = own["semantic_memories"] + own["episodic_memories"]
+        assert str(agent.label) == f"ops-agent  {records} records"
+        tree.move_cursor(agent)
+        await pilot.press("enter")
+        await settle(pilot)
+        shown = {str(c.label).split()[0]: int(str(c.label).split()[-1]) for c in agent.children}
+        assert shown == counts["ops-agent"]
+
+
+async def test_page_a_table_and_open_a_fact_with_its_edges(rust_sqlite_home):
+    store = rust_sqlite_home / FOLDER / "research-agent.db"
+    export = json.loads((rust_sqlite_home / "rust_exports/research-agent.json").read_text())
+    app = create_app(store, page_size=5)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        tree = app.screen.query_one(StoresTree)
+        await pilot.press("down", "enter")
+        await settle(pilot)
+        agent = tree.cursor_node
+        position = next(i for i, c in enumerate(agent.children)
+                        if c.data.table.name == "semantic_memories")  # fmt: skip
+        await pilot.press(*["down"] * (position + 1), "enter")
+        await settle(pilot)
+        table = app.screen.query_one(NodeTable)
+        status = lambda: str(table.query_one("#status").render())  # noqa: E731
+        assert "1–5 of 7" in status()
+        await pilot.press("G")
+        await settle(pilot)
+        assert "6–7 of 7" in status()
+        await pilot.press("g")
+        await settle(pilot)
+        await pilot.press("slash", *"model D", "enter")
+        await settle(pilot)
+        assert "1–1 of 1 matching 'model D'" in status()
+        first = table.page.data.to_pylist()[0]["memory_id"]
+        await pilot.press("o")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, NodeDetailScreen) and screen.detail.key == first
+        expected = {(e["target_id"], rel) for key, rel in (
+            ("similar_to_edges", "SIMILAR_TO"), ("derives_from_edges", "DERIVES_FROM"),
+            ("supersedes_edges", "SUPERSEDES"), ("transitioned_to_edges", "TRANSITIONED_TO"),
+        ) for e in export[key] if e["source_id"] == first}  # fmt: skip
+        shown = {(e.neighbour_key, rel) for (rel, d), edges in screen.detail.edges.items()
+                 if d == "out" for e in edges}  # fmt: skip
+        assert shown == expected and expected
