@@ -22,6 +22,7 @@ from .import_file import MAX_IMPORT_BYTES, check_replace_file, read_export
 from .names import validate_agent_name
 from .private_dirs import make_private_dirs
 from .progress import TaskControl, checkpoint
+from .rs_sqlite_transfer import is_rs_store, rs_import
 from .stores import sniff
 from .transfer_common import (
     FORMATS,
@@ -31,6 +32,8 @@ from .transfer_common import (
     reject_symlink,
     transfer_backend,
     transfer_format,
+    transfer_store_path,
+    transfer_wants_sqlite,
 )
 from .transfer_export import export_agent_store
 from .transfer_import import import_json_staged
@@ -91,11 +94,16 @@ def import_agent_store(
     reject_symlink(source, "The import source")
     if not source.exists():
         raise StoreNotFoundError(source, "No such file to import")
-    store = hierarchical_store_path(
+    store = transfer_store_path(
         agent, storage_path=storage_path, home=home, engine=engine or "kuzu"
     )
     reject_symlink(store, "The store")
     backup_home = amplihack_home(home)
+    if transfer_wants_sqlite() or is_rs_store(store):
+        result = _import_rs(agent, source, store, kind, merge, engine, allow_empty,
+                            backup_home, control)  # fmt: skip
+        result.warnings[:0] = notes
+        return result
     if kind == "raw-db":
         make_private_dirs(store.parent)
         with write_gate(store, action="import") as ticket:
@@ -134,6 +142,36 @@ def import_agent_store(
         agent, kind, source, store, counts, result["skipped"], result["errors"], merge,
         warnings=notes, store_backup=backup,
     )  # fmt: skip
+
+
+def _import_rs(
+    agent: str, source: Path, store: Path, kind: str, merge: bool, engine: GraphEngine | None,
+    allow_empty: bool, backup_home: Path, control: TaskControl | None,
+) -> ImportResult:  # fmt: skip
+    """A JSON import into amplihack-rs's SQLite store ``<agent>.db``."""
+    if engine is not None or kind == "raw-db":
+        what = "--engine" if engine is not None else "a raw-db import"
+        raise InvalidInputError(
+            f"{what} does not apply to the SQLite hierarchical store {store}",
+            hint="Import a JSON export, or copy a graph store with memexplorer migrate.",
+        )
+    if source.is_dir():
+        raise ImportDataError(f"{source} is a folder, not a JSON export")
+    checkpoint(control, "reading the file")
+    data = read_export(source)
+    precheck_import(data, merge=merge)
+    if not merge:
+        check_replace_file(data, allow_empty=allow_empty)
+    with write_gate(store, action="import"):
+        result, backup = rs_import(agent, store, data, merge=merge, backup_home=backup_home,
+                                   control=control)  # fmt: skip
+    counts = {
+        "SemanticMemory": result["semantic_nodes_imported"],
+        "EpisodicMemory": result["episodic_nodes_imported"],
+        **result["edges_by_type"],
+    }
+    return ImportResult(agent, "json", source, store, counts, result["skipped"], 0, merge,
+                        store_backup=backup)  # fmt: skip
 
 
 def _engine_for(store: Path, asked: GraphEngine | None) -> GraphEngine:
