@@ -8,10 +8,24 @@ the other end, flagging orphans and superseded facts as the graph browser does.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from .browse import EDGE_LIMIT, EdgeInfo, NodeDetail, SqliteBrowser, short_label
+import pyarrow as pa
+
+from .browse import (
+    EDGE_LIMIT,
+    ColumnInfo,
+    EdgeInfo,
+    NodeDetail,
+    Page,
+    PageQuery,
+    SqliteBrowser,
+    TableInfo,
+    _check_sort,
+    short_label,
+)
 from .rs_sqlite_read import agents_of
 from .rs_sqlite_schema import EDGE_TABLES, EPISODIC_TABLE, NODE_TABLES, SEMANTIC_TABLE
 
@@ -31,11 +45,74 @@ class RsSqliteBrowser(SqliteBrowser):
 
     def _where(self, table: str, agent: str) -> tuple[str, list[Any]]:
         if table in _EDGES:
-            return (
-                f" WHERE source_id IN (SELECT memory_id FROM {SEMANTIC_TABLE} WHERE agent_id = ?)",
-                [agent],
-            )
+            return " WHERE _owner.agent_id = ?", [agent]
         return super()._where(table, agent)
+
+    def tables(self, agent: str) -> list[TableInfo]:
+        out = []
+        for table in self._tables:
+            if agent and not self._where(table, agent)[0]:
+                continue
+            columns = tuple(ColumnInfo(n, t.upper() or "TEXT") for n, t, _ in self._columns[table])
+            keys = [n for n, _, pk in self._columns[table] if pk]
+            info = TableInfo(table, "table", 0, columns, keys[0] if len(keys) == 1 else None)
+            source, args = self._selection(info, agent, "")
+            count = self.connection.execute(f"SELECT count(*) {source}", args).fetchone()[0]
+            out.append(replace(info, count=count))
+        return out
+
+    def _selection(
+        self, table: TableInfo, agent: str, text: str, *, rows: bool = False
+    ) -> tuple[str, list[Any]]:
+        """``FROM … WHERE …``: an edge table joined to its source fact (a join, not
+        ``IN (subquery)``: three times faster at 100k facts), columns qualified.
+        For ``rows`` (a page) the edge table is read first in its own order
+        (``CROSS JOIN`` fixes SQLite's join order), so a page stops after its rows:
+        0.1 ms instead of 150 at 200k edges; counts let the planner choose."""
+        name = self._quoted(table.name)
+        where, args = self._where(table.name, agent)
+        if text:
+            tests = " OR ".join(f"instr(lower({name}.{self._quoted(c.name)}), ?) > 0"
+                                for c in table.columns if c.is_text)  # fmt: skip
+            where += (" AND " if where else " WHERE ") + f"({tests or '0'})"
+            args += [text.lower()] * sum(1 for c in table.columns if c.is_text)
+        join = ""
+        if table.name in _EDGES:
+            kind = "CROSS JOIN" if rows else "JOIN"
+            join = f" {kind} {SEMANTIC_TABLE} _owner ON _owner.memory_id = {name}.source_id"
+        return f"FROM {name}{join}{where}", args
+
+    def page(self, table: TableInfo, agent: str, query: PageQuery) -> Page:
+        """A page in a stable order (the sort column, then the row id). A page past
+        the middle is read from the other end and turned round, so the last page
+        costs what the first does (a sorted last page of 100k facts: 25 ms, not 270)."""
+        _check_sort(table, query)
+        source, args = self._selection(table, agent, query.text)
+        total = self.connection.execute(f"SELECT count(*) {source}", args).fetchone()[0]
+        source, args = self._selection(table, agent, query.text, rows=True)
+        offset, limit, descending = query.offset, query.limit, query.descending
+        backwards = offset > 0 and offset + limit / 2 > total / 2
+        if backwards:
+            limit = max(0, min(limit, total - offset))
+            offset, descending = max(0, total - query.offset - limit), not descending
+        name = self._quoted(table.name)
+        way = "DESC" if descending else "ASC"
+        keys = [f"{name}.{self._quoted(query.sort)} {way}"] if query.sort else []
+        order = ", ".join([*keys, f"{name}.rowid {way}"])
+        cursor = self.connection.execute(
+            f"SELECT {name}.* {source} ORDER BY {order} LIMIT ? OFFSET ?", [*args, limit, offset]
+        )
+        names = [d[0] for d in cursor.description]
+        rows = cursor.fetchall()[::-1] if backwards else cursor.fetchall()
+        data = pa.table({n: [row[i] for row in rows] for i, n in enumerate(names)})
+        return Page(table.name, query, data, int(total))
+
+    def matching_keys(self, table: TableInfo, agent: str, text: str) -> list[str]:
+        if table.primary_key is None:
+            return super().matching_keys(table, agent, text)
+        source, args = self._selection(table, agent, text)
+        name, key = self._quoted(table.name), self._quoted(table.primary_key)
+        return [str(r[0]) for r in self.connection.execute(f"SELECT {name}.{key} {source}", args)]
 
     def node(self, table: str, key: str) -> NodeDetail:
         detail = super().node(table, key)

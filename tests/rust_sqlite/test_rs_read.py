@@ -100,3 +100,35 @@ def test_superseded_facts_are_flagged(rust_sqlite_home):
         assert browser.node("semantic_memories", "res-sota-4").flags == []
     finally:
         browser.close()
+
+
+def _sqlite_order(db, sql: str) -> list:
+    import sqlite3
+
+    with sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True) as conn:
+        return [row[0] for row in conn.execute(sql)]
+
+
+def test_pages_read_from_either_end_join_up_in_order(rust_sqlite_home):
+    db = rust_sqlite_home / f"{HOME}/hierarchical_memory/ops-agent.db"
+    browser = open_browser(db)
+    try:
+        tables = {t.name: t for t in browser.tables("ops-agent")}
+        cases = [
+            ("semantic_memories", "confidence", True, "memory_id",
+             "SELECT memory_id FROM semantic_memories ORDER BY confidence DESC, rowid DESC"),
+            ("semantic_memories", None, False, "memory_id",
+             "SELECT memory_id FROM semantic_memories ORDER BY rowid"),
+            ("similar_to_edges", "weight", False, "id",
+             "SELECT id FROM similar_to_edges ORDER BY weight, id"),
+        ]  # fmt: skip
+        for name, sort, descending, key, sql in cases:
+            expected = _sqlite_order(db, sql)
+            shown = []
+            for offset in range(0, len(expected), 5):
+                page = browser.page(tables[name], "ops-agent",
+                                    PageQuery(offset, 5, sort, descending))  # fmt: skip
+                shown += page.data.column(key).to_pylist()
+            assert shown == expected, name
+    finally:
+        browser.close()
