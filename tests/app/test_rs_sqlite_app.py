@@ -77,3 +77,20 @@ async def test_page_a_table_and_open_a_fact_with_its_edges(rust_sqlite_home):
         shown = {(e.neighbour_key, rel) for (rel, d), edges in screen.detail.edges.items()
                  if d == "out" for e in edges}  # fmt: skip
         assert shown == expected and expected
+
+
+async def test_chains_of_an_agent_in_a_sqlite_store(rust_sqlite_home):
+    from memexplorer.screens.chain_screen import ChainScreen
+    from memexplorer.widgets.chain_timeline import ChainTimeline
+
+    app = create_app(rust_sqlite_home / FOLDER / "ops-agent.db")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("c")  # the cursor is on the store, its only agent
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ChainScreen) and screen.agent == "ops-agent"
+        timeline = screen.query_one(ChainTimeline)
+        # rust_sqlite_content.py: the replica count went 3 -> 5 -> 7 (longest chain first)
+        assert [s.value for s in timeline.chain.steps] == ["3", "5", "7"]
+        assert len(screen.chains) == 2
