@@ -94,3 +94,27 @@ async def test_chains_of_an_agent_in_a_sqlite_store(rust_sqlite_home):
         # rust_sqlite_content.py: the replica count went 3 -> 5 -> 7 (longest chain first)
         assert [s.value for s in timeline.chain.steps] == ["3", "5", "7"]
         assert len(screen.chains) == 2
+
+
+async def test_the_query_box_runs_the_agents_own_retrieval(rust_sqlite_home):
+    from memexplorer.screens.query_screen import QueryScreen
+    from memexplorer.widgets.missed_list import MissedList
+
+    store = rust_sqlite_home / FOLDER / "research-agent.db"
+    app = create_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("q")  # the cursor is on the store, its only agent
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, QueryScreen) and screen.profile == "amplihack-rs"
+        await pilot.press("slash")
+        screen.query_one("#query").value = "RAG-Bench questions"  # "-" is not a key name
+        await pilot.press("enter")
+        await settle(pilot)
+        # Worked out by hand in tests/rust_sqlite/test_rs_query.py.
+        assert [n.node_id for n in screen.results.subgraph.nodes] == [
+            "res-sota-4", "res-f-1", "res-f-2", "res-f-3", "res-sota-1", "res-sota-2",
+            "res-sota-3",
+        ]  # fmt: skip
+        assert "ranked reads graph stores only" in screen.query_one(MissedList).border_title
