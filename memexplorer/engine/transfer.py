@@ -12,6 +12,7 @@ store's write gate: JSON through :mod:`.transfer_import`, raw copies through
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from .backend_choice import amplihack_home
 from .collector import collector_paused, release_gradually
@@ -22,7 +23,8 @@ from .import_file import MAX_IMPORT_BYTES, check_replace_file, read_export
 from .names import validate_agent_name
 from .private_dirs import make_private_dirs
 from .progress import TaskControl, checkpoint
-from .rs_sqlite_transfer import is_rs_store, rs_import
+from .rs_sqlite_import import import_rs_store
+from .rs_sqlite_transfer import is_rs_store
 from .stores import sniff
 from .transfer_common import (
     FORMATS,
@@ -61,7 +63,7 @@ def import_agent_store(
     storage_path: str | Path | None = None,
     home: str | Path | None = None,
     control: TaskControl | None = None,
-    engine: GraphEngine | None = None,
+    engine: GraphEngine | Literal["sqlite"] | None = None,
     allow_empty: bool = False,
 ) -> ImportResult:
     """Bring an export (or a whole store file) into the agent's store.
@@ -73,7 +75,8 @@ def import_agent_store(
     is refused then unless ``allow_empty``. With merge, ids that exist already
     are skipped and counted. ``control`` hears of each stage and may cancel until
     the new store replaces the old one. ``engine`` ("kuzu" or "ladybug") is the
-    one a new store is created with; an existing store keeps its own. Raises
+    one a new store is created with; an existing store keeps its own; "sqlite"
+    means amplihack-rs's ``<agent>.db`` (as ``AMPLIHACK_MEMORY_BACKEND=sqlite`` does). Raises
     StoreBusyError while another memexplorer writes the store, WritesDisabledError
     under MEMEXPLORER_READ_ONLY=1, StoreUpgradeRequired for an older LadybugDB store.
     """
@@ -81,7 +84,7 @@ def import_agent_store(
     kind = transfer_format(format)
     notes = transfer_backend()
     source = Path(source).expanduser()
-    if kind == "raw-db" and engine is not None:
+    if kind == "raw-db" and engine not in (None, "sqlite"):
         raise InvalidInputError(
             "--engine does not apply to raw-db imports: a raw copy keeps its own engine",
             hint="Import a JSON export to choose the engine, or use memexplorer migrate.",
@@ -94,16 +97,23 @@ def import_agent_store(
     reject_symlink(source, "The import source")
     if not source.exists():
         raise StoreNotFoundError(source, "No such file to import")
-    store = transfer_store_path(
-        agent, storage_path=storage_path, home=home, engine=engine or "kuzu"
-    )
+    sqlite = engine == "sqlite" or transfer_wants_sqlite()
+    store = transfer_store_path(agent, storage_path=storage_path, home=home,
+                                engine=engine or "kuzu", sqlite=sqlite)  # fmt: skip
     reject_symlink(store, "The store")
     backup_home = amplihack_home(home)
-    if transfer_wants_sqlite() or is_rs_store(store):
-        result = _import_rs(agent, source, store, kind, merge, engine, allow_empty,
-                            backup_home, control)  # fmt: skip
+    if sqlite or is_rs_store(store):
+        if engine not in (None, "sqlite"):
+            raise InvalidInputError(
+                f"{store} is amplihack-rs's SQLite store; an import cannot make it {engine}",
+                hint="Import into a new store, or copy it with memexplorer migrate.",
+            )
+        result = import_rs_store(agent, source, store, kind=kind, merge=merge,
+                                 allow_empty=allow_empty, backup_home=backup_home,
+                                 control=control)  # fmt: skip
         result.warnings[:0] = notes
         return result
+    assert engine != "sqlite"
     if kind == "raw-db":
         make_private_dirs(store.parent)
         with write_gate(store, action="import") as ticket:
@@ -142,36 +152,6 @@ def import_agent_store(
         agent, kind, source, store, counts, result["skipped"], result["errors"], merge,
         warnings=notes, store_backup=backup,
     )  # fmt: skip
-
-
-def _import_rs(
-    agent: str, source: Path, store: Path, kind: str, merge: bool, engine: GraphEngine | None,
-    allow_empty: bool, backup_home: Path, control: TaskControl | None,
-) -> ImportResult:  # fmt: skip
-    """A JSON import into amplihack-rs's SQLite store ``<agent>.db``."""
-    if engine is not None or kind == "raw-db":
-        what = "--engine" if engine is not None else "a raw-db import"
-        raise InvalidInputError(
-            f"{what} does not apply to the SQLite hierarchical store {store}",
-            hint="Import a JSON export, or copy a graph store with memexplorer migrate.",
-        )
-    if source.is_dir():
-        raise ImportDataError(f"{source} is a folder, not a JSON export")
-    checkpoint(control, "reading the file")
-    data = read_export(source)
-    precheck_import(data, merge=merge)
-    if not merge:
-        check_replace_file(data, allow_empty=allow_empty)
-    with write_gate(store, action="import"):
-        result, backup = rs_import(agent, store, data, merge=merge, backup_home=backup_home,
-                                   control=control)  # fmt: skip
-    counts = {
-        "SemanticMemory": result["semantic_nodes_imported"],
-        "EpisodicMemory": result["episodic_nodes_imported"],
-        **result["edges_by_type"],
-    }
-    return ImportResult(agent, "json", source, store, counts, result["skipped"], 0, merge,
-                        store_backup=backup)  # fmt: skip
 
 
 def _engine_for(store: Path, asked: GraphEngine | None) -> GraphEngine:

@@ -125,11 +125,12 @@ def transfer_store_path(
     storage_path: str | Path | None = None,
     home: str | Path | None = None,
     engine: GraphEngine = "kuzu",
+    sqlite: bool = False,
 ) -> Path:
     """The store a transfer of ``agent`` works on: amplihack-rs's SQLite file when
-    the backend variable says sqlite, else the graph store
+    ``sqlite`` or the backend variable says so, else the graph store
     (:func:`hierarchical_store_path`)."""
-    if transfer_wants_sqlite():
+    if sqlite or transfer_wants_sqlite():
         agent = validate_agent_name(agent)
         return rs_store_path(agent, storage_path=storage_path, home=amplihack_home(home))
     return hierarchical_store_path(agent, storage_path=storage_path, home=home, engine=engine)

@@ -118,3 +118,53 @@ async def test_the_query_box_runs_the_agents_own_retrieval(rust_sqlite_home):
             "res-sota-3",
         ]  # fmt: skip
         assert "ranked reads graph stores only" in screen.query_one(MissedList).border_title
+
+
+async def test_export_and_merge_import_through_the_modals(
+    rust_sqlite_home, rust_sqlite_manifest, tmp_path
+):
+    from textual.widgets import Input
+
+    from memexplorer.screens.export_modal import ExportModal
+    from memexplorer.screens.import_modal import ImportModal
+    from memexplorer.screens.main_screen import MainScreen
+
+    store = rust_sqlite_home / FOLDER / "ops-agent.db"
+    app = create_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("e")  # the cursor is on the store, its only agent
+        await settle(pilot)
+        assert isinstance(app.screen, ExportModal)
+        app.screen.query_one("#output", Input).value = str(tmp_path / "ops.json")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen)
+        await pilot.press("i")
+        await settle(pilot)
+        modal = app.screen
+        assert isinstance(modal, ImportModal)
+        other = rust_sqlite_home / "rust_exports/support-bot.json"
+        modal.query_one("#source", Input).value = str(other)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert modal.preview.existing == {"SemanticMemory": 0, "EpisodicMemory": 0}
+        assert modal.preview.store_counts == {"SemanticMemory": 12, "EpisodicMemory": 6}
+        await pilot.press("ctrl+t")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen)
+    exported = json.loads((tmp_path / "ops.json").read_text())
+    rust = json.loads((rust_sqlite_home / "rust_exports/ops-agent.json").read_text())
+    assert exported["statistics"] == rust["statistics"]
+    assert sorted(n["memory_id"] for n in exported["semantic_nodes"]) == sorted(
+        n["memory_id"] for n in rust["semantic_nodes"]
+    )
+    import sqlite3
+
+    counts = rust_sqlite_manifest["databases"][f"{FOLDER}/support-bot.db"]["counts"]
+    with sqlite3.connect(store) as conn:  # ops-agent's rows and support-bot's, all new ids
+        for table, count in counts["support-bot"].items():
+            total = conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+            mine = rust_sqlite_manifest["databases"][f"{FOLDER}/ops-agent.db"]["counts"]
+            assert total == mine["ops-agent"][table] + count, table

@@ -10,7 +10,7 @@ import sqlite3
 import pytest
 
 from memexplorer.cli import main
-from memexplorer.engine.backups import restore_backup
+from memexplorer.engine.backups import list_backups, restore_backup
 from memexplorer.engine.exceptions import WritesDisabledError
 from memexplorer.engine.transfer import import_agent_store
 
@@ -105,3 +105,33 @@ def test_refused_writes_change_nothing(sqlite_home, tmp_path, monkeypatch):
     with pytest.raises(WritesDisabledError):
         import_agent_store("ops-agent", sqlite_home / "rust_exports/ops-agent.json")
     assert db.read_bytes() == before
+
+
+def test_raw_db_out_and_back_in_keeps_a_bak_and_a_backup(sqlite_home, tmp_path, capsys):
+    db = sqlite_home / FOLDER / "research-agent.db"
+    rows = {t: raw_rows(db, t) for t in ("semantic_memories", "transitioned_to_edges")}
+    copy = tmp_path / "research.db"
+    assert main(["export", "research-agent", str(copy), "--format", "raw-db"]) == 0
+    assert oct(copy.stat().st_mode & 0o777) == "0o600"
+    assert main(["import", "research-agent", str(copy), "--format", "raw-db"]) == 0, (
+        capsys.readouterr().err
+    )
+    assert {t: raw_rows(db, t) for t in rows} == rows
+    bak = db.with_name("research-agent.db.bak")
+    assert {t: raw_rows(bak, t) for t in rows} == rows
+    assert len(list_backups(sqlite_home / "home/.amplihack")) == 1
+    other = sqlite_home / "rust_exports/ops-agent.json"
+    assert main(["import", "research-agent", str(other), "--format", "raw-db"]) == 2
+    assert "amplihack-rs SQLite store" in capsys.readouterr().err
+
+
+def test_engine_sqlite_names_the_rust_store_without_the_variable(
+    rust_sqlite_home, tmp_path, capsys
+):
+    home = tmp_path / "fresh" / ".amplihack"
+    source = rust_sqlite_home / "rust_exports/support-bot.json"
+    assert main(["import", "support-bot", str(source), "--engine", "sqlite",
+                 "--home", str(home)]) == 0, capsys.readouterr().err  # fmt: skip
+    db = home / "hierarchical_memory" / "support-bot.db"
+    assert canonical(rust_export(db, "support-bot")) == canonical(json.loads(source.read_text()))
+    assert oct(db.parent.stat().st_mode & 0o777) == "0o700"
