@@ -23,6 +23,7 @@ from .browse import (
     PageQuery,
     SqliteBrowser,
     TableInfo,
+    TableKind,
     _check_sort,
     short_label,
 )
@@ -55,7 +56,8 @@ class RsSqliteBrowser(SqliteBrowser):
                 continue
             columns = tuple(ColumnInfo(n, t.upper() or "TEXT") for n, t, _ in self._columns[table])
             keys = [n for n, _, pk in self._columns[table] if pk]
-            info = TableInfo(table, "table", 0, columns, keys[0] if len(keys) == 1 else None)
+            kind: TableKind = "node" if table in NODE_TABLES else "table"
+            info = TableInfo(table, kind, 0, columns, keys[0] if len(keys) == 1 else None)
             source, args = self._selection(info, agent, "")
             count = self.connection.execute(f"SELECT count(*) {source}", args).fetchone()[0]
             out.append(replace(info, count=count))

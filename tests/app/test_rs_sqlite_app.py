@@ -168,3 +168,34 @@ async def test_export_and_merge_import_through_the_modals(
             total = conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
             mine = rust_sqlite_manifest["databases"][f"{FOLDER}/ops-agent.db"]["counts"]
             assert total == mine["ops-agent"][table] + count, table
+
+
+async def test_the_graph_view_draws_a_facts_neighbourhood(rust_sqlite_home):
+    from memexplorer.screens.graph_screen import GraphScreen
+    from memexplorer.widgets.neighbourhood_graph import NeighbourhoodGraph
+
+    store = rust_sqlite_home / FOLDER / "ops-agent.db"
+    app = create_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        tree = app.screen.query_one(StoresTree)
+        await pilot.press("down", "enter")
+        await settle(pilot)
+        agent = tree.cursor_node
+        position = next(i for i, c in enumerate(agent.children)
+                        if c.data.table.name == "semantic_memories")  # fmt: skip
+        await pilot.press(*["down"] * (position + 1), "enter")
+        await settle(pilot)
+        table = app.screen.query_one(NodeTable)
+        await pilot.press("slash", *"replica count of the database is 5", "enter")
+        await settle(pilot)
+        await pilot.press("m")
+        await settle(pilot)
+        assert isinstance(app.screen, GraphScreen)
+        hood = app.screen.query_one(NeighbourhoodGraph).hood
+        assert table.page.data.to_pylist()[0]["memory_id"] == "ops-rep-2"
+        # rust_sqlite_content.py: ops-rep-2 replaced ops-rep-1 and was replaced by ops-rep-3.
+        assert set(hood.nodes) == {f"semantic_memories:ops-rep-{i}" for i in (1, 2, 3)}
+        assert sorted(e.rel for e in hood.edges.values()) == [
+            "SUPERSEDES", "SUPERSEDES", "TRANSITIONED_TO", "TRANSITIONED_TO"
+        ]  # fmt: skip
