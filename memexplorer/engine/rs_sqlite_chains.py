@@ -14,7 +14,7 @@ from .chains import ChainEdges, TemporalChain, _Fact, _fact, _timelines
 from .exceptions import InvalidInputError
 from .rs_sqlite_schema import SEMANTIC_TABLE
 
-__all__ = ["rs_agent_chains", "rs_fact_chain"]
+__all__ = ["rs_agent_chains", "rs_entity_chains", "rs_fact_chain"]
 
 _CHUNK = 400
 _FACT_COLUMNS = "memory_id, concept, content, confidence, created_at, entity_name, metadata"
@@ -94,3 +94,35 @@ def rs_fact_chain(connection: sqlite3.Connection, agent: str, memory_id: str) ->
     facts = _facts(connection, agent, members)
     [chain] = _timelines(agent, facts, _edges(connection, agent, members))
     return chain
+
+
+def rs_entity_chains(
+    connection: sqlite3.Connection, agent: str, entity: str
+) -> list[TemporalChain]:
+    """The chains of every fact about an entity (its name, any case; else names
+    containing it), longest first, as :func:`~.chains.entity_chains` gives them."""
+    name = entity.strip().lower()
+    if not name:
+        raise InvalidInputError("The entity name is empty", hint="Give a name, e.g. --entity aws.")
+    rows = connection.execute(
+        f"SELECT memory_id, entity_name FROM {SEMANTIC_TABLE} WHERE agent_id = ? "
+        "ORDER BY created_at, rowid",
+        (agent,),
+    ).fetchall()
+    about = [r[0] for r in rows if name in (r[1] or "").lower()]
+    exact = [r[0] for r in rows if (r[1] or "").lower() == name]
+    if not about:
+        known = sorted({(r[1] or "").lower() for r in rows if r[1]})
+        raise InvalidInputError(
+            f"Agent {agent} has no facts about an entity named {entity!r}",
+            hint=f"Known entities of {agent}: {', '.join(known) or 'none'}.",
+        )
+    chains: list[TemporalChain] = []
+    seen: set[str] = set()
+    for memory_id in exact or about:
+        if memory_id not in seen:
+            chain = rs_fact_chain(connection, agent, memory_id)
+            seen.update(step.memory_id for step in chain.steps)
+            chains.append(chain)
+    chains.sort(key=lambda c: -len(c.steps))
+    return chains

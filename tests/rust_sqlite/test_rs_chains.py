@@ -56,3 +56,17 @@ def test_a_facts_chain_and_a_fact_in_none(rust_sqlite_home):
                                                    "res-f-1").steps] == ["res-f-1"]  # fmt: skip
     finally:
         browser.close()
+
+
+def test_the_chain_command_on_a_sqlite_store(rust_sqlite_home, capsys, monkeypatch):
+    from memexplorer.cli import main
+
+    monkeypatch.setenv("HOME", str(rust_sqlite_home / "home"))
+    monkeypatch.setenv("AMPLIHACK_MEMORY_BACKEND", "sqlite")
+    assert main(["chain", "support-bot", "--entity", "PREMIUM plan", "--json"]) == 0
+    (chain,) = json.loads(capsys.readouterr().out)["chains"]
+    # rust_sqlite_content.py: the premium plan's response target went 4 hours -> 2 hours.
+    assert [s["value"] for s in chain["steps"]] == ["4 hours", "2 hours"]
+    assert chain["steps"][1]["reason"].startswith("contract renewal")
+    assert main(["chain", "support-bot", "--entity", "nothing-here"]) == 2
+    assert "premium plan" in capsys.readouterr().err
