@@ -10,7 +10,9 @@ listing the agent's tables with their counts, and the first and last page of
 100 rows of ``semantic_memories`` and of ``similar_to_edges`` (whose agent is
 found through the source fact), unsorted, sorted by an indexed column
 (``created_at``), sorted by an unindexed one (``confidence``), and filtered by
-text. Each figure is the median of 5 runs, in milliseconds, one JSON line per N.
+text; then the query box's amplihack-rs profile (the agent's own retrieval) for
+three queries. Each figure is the median of 5 runs, in milliseconds, one JSON
+line per N.
 """
 
 from __future__ import annotations
@@ -26,10 +28,13 @@ from typing import Any
 
 from memexplorer.engine.browse import PageQuery, open_browser
 from memexplorer.engine.export_validation import validate_export
+from memexplorer.engine.retrieval_rs_sqlite import rs_sqlite_retrieve
 from memexplorer.engine.rs_sqlite_write import insert_agent, open_rs_writable
 
 AGENT = "bench-agent"
 PAGE = 100
+#: Query box texts: two broad words, a word and a number, one broad word.
+QUERIES = ("replica cache", "shard 4242", "ledger")
 WORDS = [
     "checkout", "payments", "ledger", "cache", "queue", "broker", "replica", "shard",
     "index", "backup", "latency", "deploy", "rollback", "canary", "region", "cluster",
@@ -106,6 +111,10 @@ def measure(n: int, folder: Path) -> dict[str, Any]:
                     figures[key] = _median_ms(lambda q=query, t=table: browser.page(t, AGENT, q))
     finally:
         browser.close()
+    for query in QUERIES:
+        figures[f"query:{query}_ms"] = _median_ms(
+            lambda q=query: rs_sqlite_retrieve(store, AGENT, q)
+        )
     return figures
 
 

@@ -12,6 +12,7 @@ The ``library`` and ``ranked`` profiles read graph stores only.
 
 from __future__ import annotations
 
+import heapq
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -20,8 +21,9 @@ from .exceptions import InvalidInputError
 from .hierarchical_schema import fact_from_row
 from .inspection import open_sqlite_readonly
 from .knowledge import KnowledgeNode, KnowledgeSubgraph
+from .library_context import LibrarySubgraph
 from .retrieval_profiles import check_profile
-from .retrieval_rs import RsRetriever
+from .retrieval_rs import RsRetriever, rs_keywords
 
 __all__ = ["RsSqliteRetriever", "rs_query_store", "rs_sqlite_retrieve"]
 
@@ -52,12 +54,52 @@ class RsSqliteRetriever(RsRetriever):
         self.connection = connection
         connection.create_function("py_lower", 1, _lower, deterministic=True)
 
+    def retrieve(self, query: str, max_depth: int = 2, max_nodes: int = 20,
+                 min_similarity: float = 0.3) -> LibrarySubgraph:  # fmt: skip
+        self._tops = self._all_tops(rs_keywords(query), max_nodes)
+        return super().retrieve(query, max_depth, max_nodes, min_similarity)
+
+    def _all_tops(self, keywords: list[str], limit: int) -> dict[str, list[int]]:
+        """Every keyword's ``limit`` most confident facts (row ids, ties in row order),
+        from ONE scan of the agent's facts: a query of two words costs one pass."""
+        words = list(dict.fromkeys(k.strip().lower() for k in keywords if k.strip()))
+        if len(words) < 2 or limit <= 0:
+            return {}  # one word: SQLite's own top-N sort is faster than a Python pass
+
+        def matched(content: Any, concept: Any) -> int:
+            text, name = _lower(content), _lower(concept)
+            return sum(1 << i for i, word in enumerate(words) if word in text or word in name)
+
+        self.connection.create_function("rs_matched", 2, matched, deterministic=True)
+        rows = self.connection.execute(
+            "SELECT rowid, confidence, rs_matched(content, concept) AS hits "
+            "FROM semantic_memories WHERE agent_id = ? AND hits > 0",
+            (self.agent_id,),
+        ).fetchall()
+        return {
+            word: [r[0] for r in heapq.nsmallest(limit, (r for r in rows if r[2] >> i & 1),
+                                                 key=lambda r: (-r[1], r[0]))]
+            for i, word in enumerate(words)
+        }  # fmt: skip
+
     def keyword_search(self, keyword: str, limit: int) -> list[KnowledgeNode]:
         lower = keyword.strip().lower()
         if not lower or limit <= 0:
             return []
-        rows = self.connection.execute(_KEYWORD, (self.agent_id, lower, lower, limit))
-        return [fact_from_row(list(row)) for row in rows]
+        tops = getattr(self, "_tops", {})
+        if lower not in tops:
+            rows = self.connection.execute(_KEYWORD, (self.agent_id, lower, lower, limit))
+            return [fact_from_row(list(row)) for row in rows]
+        ids = tops[lower][:limit]
+        found = {
+            row[0]: row[1:]
+            for row in self.connection.execute(
+                f"SELECT rowid, {_FACT} FROM semantic_memories "
+                f"WHERE rowid IN ({', '.join('?' * len(ids))})",
+                ids,
+            )
+        }
+        return [fact_from_row(list(found[i])) for i in ids if i in found]
 
     def similar_to_expand(self, node_id: str, min_similarity: float) -> list[tuple[Any, float]]:
         """Neighbours over SIMILAR_TO either way, heaviest first, ties by edge row."""
