@@ -199,3 +199,38 @@ async def test_the_graph_view_draws_a_facts_neighbourhood(rust_sqlite_home):
         assert sorted(e.rel for e in hood.edges.values()) == [
             "SUPERSEDES", "SUPERSEDES", "TRANSITIONED_TO", "TRANSITIONED_TO"
         ]  # fmt: skip
+
+
+async def test_delete_a_fact_with_its_edges_then_undo(rust_sqlite_home):
+    from rust_sqlite.rust_reference import canonical, rust_export
+
+    from memexplorer.screens.clean_modal import CleanModal
+    from memexplorer.screens.main_screen import MainScreen
+    from memexplorer.widgets.node_table import TableSource
+
+    home = rust_sqlite_home / "home/.amplihack"
+    store = home / "hierarchical_memory/ops-agent.db"
+    original = canonical(rust_export(store, "ops-agent"))
+    app = create_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        browser = app.browsers.get(store)
+        info = next(t for t in browser.tables("ops-agent") if t.name == "semantic_memories")
+        app.screen.table.show(TableSource(browser, "ops-agent", info), focus=True)
+        await settle(pilot)
+        table = app.screen.table
+        assert table.page.data.to_pylist()[0]["memory_id"] == "ops-f-1"
+        await pilot.press("delete")
+        await settle(pilot)
+        modal = app.screen
+        assert isinstance(modal, CleanModal)
+        # ops-f-1: SIMILAR_TO to and from ops-f-6, DERIVES_FROM to ops-ep-1.
+        assert modal.preview.counts == {"semantic_memories": 1}
+        assert modal.preview.edges == {"SIMILAR_TO": 2, "DERIVES_FROM": 1}
+        await pilot.press("y")
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen) and table.page.total == 11
+        await pilot.press("u")
+        await settle(pilot)
+        assert table.page.total == 12
+    assert canonical(rust_export(store, "ops-agent")) == original
