@@ -135,3 +135,27 @@ def test_engine_sqlite_names_the_rust_store_without_the_variable(
     db = home / "hierarchical_memory" / "support-bot.db"
     assert canonical(rust_export(db, "support-bot")) == canonical(json.loads(source.read_text()))
     assert oct(db.parent.stat().st_mode & 0o777) == "0o700"
+
+
+def test_tags_and_metadata_the_rust_loader_cannot_parse(tmp_path, monkeypatch, capsys):
+    """loaders.rs reads tags that are not an array of strings as [] and metadata that
+    is empty or not JSON as {}; the export does the same (rows written with the Rust
+    code's own insert statement, values bound raw)."""
+    from .rust_reference import rust
+
+    db = tmp_path / "hierarchical_memory" / "odd-agent.db"
+    conn = rust.open_conn(db)
+    rows = [("o-1", "[1, 2]", ""), ("o-2", "not json", "{broken"), ("o-3", '["a"]', "7")]
+    for memory_id, tags, metadata in rows:
+        conn.execute(rust.INSERT_SEMANTIC, (memory_id, "odd-agent", "c", "text", 0.5, "",
+                                            tags, metadata, memory_id, ""))  # fmt: skip
+    conn.close()
+    monkeypatch.setenv("AMPLIHACK_MEMORY_BACKEND", "sqlite")
+    out = tmp_path / "odd.json"
+    assert main(["export", "odd-agent", str(out), "--storage-path", str(db.parent)]) == 0
+    nodes = {n["memory_id"]: n for n in json.loads(out.read_text())["semantic_nodes"]}
+    expected = {n["memory_id"]: n for n in rust_export(db, "odd-agent")["semantic_nodes"]}
+    assert nodes == expected
+    assert [(nodes[i]["tags"], nodes[i]["metadata"]) for i in ("o-1", "o-2", "o-3")] == [
+        ([], {}), ([], {}), (["a"], 7)
+    ]  # fmt: skip
