@@ -234,3 +234,25 @@ async def test_delete_a_fact_with_its_edges_then_undo(rust_sqlite_home):
         await settle(pilot)
         assert table.page.total == 12
     assert canonical(rust_export(store, "ops-agent")) == original
+
+
+async def test_the_console_runs_sql_on_the_store_read_only(rust_sqlite_home, rust_sqlite_manifest):
+    from textual.widgets import TextArea
+
+    from memexplorer.screens.console_screen import ConsoleScreen
+
+    store = rust_sqlite_home / FOLDER / "ops-agent.db"
+    before = store.read_bytes()
+    counts = rust_sqlite_manifest["databases"][f"{FOLDER}/ops-agent.db"]["inventory"]["tables"]
+    app = create_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("colon")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ConsoleScreen) and screen.engine == "sqlite"
+        screen.query_one(TextArea).text = "SELECT count(*) AS n FROM transitioned_to_edges"
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        assert screen.result.data.to_pylist() == [{"n": counts["transitioned_to_edges"]["count"]}]
+    assert store.read_bytes() == before
