@@ -4,12 +4,14 @@ The generic SQLite browser shows only tables with an agent column; here the
 four edge tables belong to the agent of their source fact (as the Rust export
 reads them), and a fact's page lists its edges in and out with the neighbour at
 the other end, flagging orphans and superseded facts as the graph browser does.
+Pages come in a stable order (sort column, then row id) and a page past the
+middle is read from the far end, so the last page of 100k rows is as quick as
+the first.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
@@ -37,9 +39,6 @@ _EDGES = {edge.name: edge for edge in EDGE_TABLES}
 
 class RsSqliteBrowser(SqliteBrowser):
     """An amplihack-rs ``<agent>.db``: read-only unless ``writable``."""
-
-    def __init__(self, path: Path, *, writable: bool = False) -> None:
-        super().__init__(path, writable=writable)
 
     def agents(self) -> list[str]:
         return agents_of(self.connection)
