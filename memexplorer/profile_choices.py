@@ -35,8 +35,8 @@ class ProfileChoices:
             return {}
         return {str(k): v for k, v in data.items() if isinstance(v, str) and v in PROFILES}
 
-    def get(self, store: Path) -> str:
-        return self._load().get(str(store), DEFAULT_PROFILE)
+    def get(self, store: Path, default: str = DEFAULT_PROFILE) -> str:
+        return self._load().get(str(store), default)
 
     def set(self, store: Path, profile: str) -> None:
         choices = self._load()

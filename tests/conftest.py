@@ -150,3 +150,21 @@ def _installed_kuzu_0101(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     return folder
+
+
+@pytest.fixture
+def rust_sqlite_home(tmp_path: Path) -> Path:
+    """A private copy of the amplihack-rs SQLite reference home (its tarball's root:
+    ``home/.amplihack/hierarchical_memory/<agent>.db``, ``imports/``, ``rust_exports/``)."""
+    target = tmp_path / "rust-sqlite"
+    with tarfile.open(FIXTURES / "rust-sqlite-home.tar.gz") as archive:
+        archive.extractall(target, filter="data")
+        for member in archive.getmembers():  # the data filter leaves folders 0755
+            if member.isdir():
+                (target / member.name).chmod(member.mode & 0o777)
+    return target
+
+
+@pytest.fixture(scope="session")
+def rust_sqlite_manifest() -> dict:
+    return json.loads((FIXTURES / "rust-sqlite-MANIFEST.json").read_text())

@@ -293,7 +293,7 @@ def test_locked_store(reference_stores, tmp_path, capsys):
         ("kuzu", 0, ""),
         ("KUZU", 0, "casing is exact"),
         ("postgres", 0, "using the graph-db store"),
-        ("sqlite", 2, "no schema"),
+        ("sqlite", 2, "hierarchical_memory/ops-agent.db"),
     ],
 )
 def test_backend_variable_governs_transfers(reference_stores, tmp_path, capsys, monkeypatch,

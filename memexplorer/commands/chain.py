@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from memexplorer.engine.agent_memory import open_agent_memory
 from memexplorer.engine.chains import ChainStep, TemporalChain, entity_chains, fact_chain
-from memexplorer.engine.exceptions import InvalidInputError
+from memexplorer.engine.exceptions import InvalidInputError, StoreNotFoundError
+from memexplorer.engine.inspection import open_sqlite_readonly
+from memexplorer.engine.retrieval_rs_sqlite import rs_query_store
+from memexplorer.engine.rs_sqlite_chains import rs_entity_chains, rs_fact_chain
 
 from .common import EXIT_OK, print_json
 from .query import add_store_arguments
@@ -36,18 +40,35 @@ def _print_chain(chain: TemporalChain) -> None:
         print(f"     {step.memory_id} · {step.created_at} · {state}")
 
 
+def _sqlite_chains(args: argparse.Namespace, store: Path) -> list[TemporalChain]:
+    """The chains asked for, from amplihack-rs's SQLite store (read-only)."""
+    if not store.is_file():
+        raise StoreNotFoundError(store, f"No SQLite hierarchical store for agent {args.agent}")
+    connection = open_sqlite_readonly(store)
+    try:
+        if args.entity is not None:
+            return rs_entity_chains(connection, args.agent, args.entity)
+        return [rs_fact_chain(connection, args.agent, args.memory_id)]
+    finally:
+        connection.close()
+
+
 def run(args: argparse.Namespace) -> int:
     if (args.memory_id is None) == (args.entity is None):
         raise InvalidInputError(
             "Give either a MEMORY_ID or --entity NAME (exactly one)",
             hint="e.g. memexplorer chain ops-agent --entity aws",
         )
-    with open_agent_memory(args.agent, args.store, args.home) as memory:
-        if args.entity is not None:
-            chains = entity_chains(memory.graph, args.agent, args.entity)
-        else:
-            chains = [fact_chain(memory.graph, args.agent, args.memory_id)]
-        store = str(memory.db_path)
+    rs_store = rs_query_store(args.agent, args.store, args.home)
+    if rs_store is not None:
+        chains, store = _sqlite_chains(args, rs_store), str(rs_store)
+    else:
+        with open_agent_memory(args.agent, args.store, args.home) as memory:
+            if args.entity is not None:
+                chains = entity_chains(memory.graph, args.agent, args.entity)
+            else:
+                chains = [fact_chain(memory.graph, args.agent, args.memory_id)]
+            store = str(memory.db_path)
     if args.json:
         print_json({"agent": args.agent, "store": store, "chains": [c.to_dict() for c in chains]})
         return EXIT_OK

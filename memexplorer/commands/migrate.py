@@ -29,9 +29,11 @@ def _print_table(result: MigrationResult) -> None:
     from rich.table import Table
 
     console = output_console()
+    version = result.target_storage_version
+    storage = f" storage {version}" if version is not None else ""
     console.print(
         f"Migrated {result.source} ({result.source_engine}) to {result.target} "
-        f"({result.target_engine} storage {result.target_storage_version})",
+        f"({result.target_engine}{storage})",
         highlight=False,
         soft_wrap=True,
     )
@@ -67,7 +69,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "migrate",
         help="copy a HierarchicalMemory store into a NEW store of the other engine "
-        "(Kuzu to LadybugDB or back), with counts checked",
+        "(Kuzu, LadybugDB, amplihack-rs SQLite), with counts checked",
     )
     parser.add_argument("source", help="the store to copy (its file or the agent's folder)")
     parser.add_argument("target", help="the new store file to write (must not exist)")
@@ -78,8 +80,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--engine",
-        choices=("kuzu", "ladybug"),
-        help="the new store's engine (default: the one the source is not)",
+        choices=("kuzu", "ladybug", "sqlite"),
+        help="the new store's engine (default: the other graph engine; ladybug for an "
+        "amplihack-rs SQLite store); sqlite writes amplihack-rs's <agent>.db schema",
     )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.set_defaults(handler=run)

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from memexplorer.engine.agent_memory import open_agent_memory
-from memexplorer.engine.exceptions import InvalidInputError
+from memexplorer.engine.exceptions import InvalidInputError, StoreNotFoundError
 from memexplorer.engine.knowledge import KnowledgeEdge, KnowledgeNode, KnowledgeSubgraph
 from memexplorer.engine.retrieval_explain import Explanation, explain_retrieval
 from memexplorer.engine.retrieval_profiles import DEFAULT_PROFILE, PROFILES, check_profile
+from memexplorer.engine.retrieval_rs_sqlite import rs_query_store, rs_sqlite_retrieve
 
 from .common import EXIT_OK, print_json
 
@@ -93,7 +95,10 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidInputError(f"--max-nodes must be at least 1, not {args.max_nodes}")
     if args.max_depth < 0:
         raise InvalidInputError(f"--max-depth must be 0 or more, not {args.max_depth}")
-    profile = check_profile(args.profile)
+    rs_store = rs_query_store(args.agent, args.store, args.home)
+    if rs_store is not None:
+        return _run_on_sqlite(args, rs_store)
+    profile = check_profile(args.profile or DEFAULT_PROFILE)
     with open_agent_memory(args.agent, args.store, args.home) as memory:
         explanation = (
             explain_retrieval(
@@ -136,6 +141,31 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _run_on_sqlite(args: argparse.Namespace, store: Path) -> int:
+    """A query on amplihack-rs's SQLite store: the agent's own (amplihack-rs) retrieval."""
+    if args.explain:
+        raise InvalidInputError(
+            "--explain compares with the ranked profile, which reads graph stores",
+            hint="Copy the store with memexplorer migrate and query the copy with --explain.",
+        )
+    if not store.is_file():
+        raise StoreNotFoundError(store, f"No SQLite hierarchical store for agent {args.agent}")
+    profile = check_profile(args.profile or "amplihack-rs")
+    subgraph = rs_sqlite_retrieve(store, args.agent, args.text, profile=profile,
+                                  max_depth=args.max_depth, max_nodes=args.max_nodes)  # fmt: skip
+    if args.json:
+        print_json({
+            "agent": args.agent, "store": str(store), "query": args.text, "profile": profile,
+            "nodes": [_node_dict(node) for node in subgraph.nodes],
+            "edges": [_edge_dict(edge) for edge in subgraph.edges],
+            "context": subgraph.to_llm_context(),
+        })  # fmt: skip
+    else:
+        print(f"profile: {profile}")
+        _print_subgraph(args.agent, str(store), subgraph)
+    return EXIT_OK
+
+
 def add_store_arguments(parser: argparse.ArgumentParser) -> None:
     """--store and --home, as query and chain share them."""
     parser.add_argument("--store", help="the store file, the agent's folder, or an amplihack home")
@@ -157,9 +187,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--profile",
-        default=DEFAULT_PROFILE,
+        default=None,
         help=f"whose retrieval to run, one of {', '.join(PROFILES)}: library is "
-        "amplihack-memory-lib's (the default), ranked memexplorer's own",
+        "amplihack-memory-lib's (the default; amplihack-rs on an amplihack-rs SQLite "
+        "store), ranked memexplorer's own",
     )
     parser.add_argument(
         "--explain",

@@ -134,8 +134,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     imports.add_argument(
         "--engine",
-        choices=("kuzu", "ladybug"),
-        help="the engine of a NEW store (default: the existing store's, else kuzu)",
+        choices=("kuzu", "ladybug", "sqlite"),
+        help="the engine of a NEW store (default: the existing store's, else kuzu); "
+        "sqlite: amplihack-rs's hierarchical_memory/<agent>.db",
     )
     _common(imports)
     imports.set_defaults(handler=run_import)

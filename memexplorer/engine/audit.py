@@ -26,6 +26,7 @@ from typing import Any
 from .exceptions import CorruptStoreError, MemoryError
 from .graphdb import GraphStore, identifier
 from .inspection import AGENT_COLUMNS, open_graph, open_sqlite_readonly
+from .rs_sqlite_schema import edge_owner_sql, is_rs_hierarchical
 from .security import HIGH, SECRET_PATTERNS, SecretFinding, SecretPattern, find_secrets
 from .store_readers import store_reader
 from .stored_json import BASE64_JSON_REGEX, stored_json_text
@@ -437,18 +438,29 @@ def _sqlite_params(needles: tuple[str, ...] | None) -> dict[str, Any]:
     return {f"n{i}": needle for i, needle in enumerate(needles or ())}
 
 
+def _sqlite_owner(table: str, names: list[str], rust: bool) -> str | None:
+    """The SQL naming a row's agent: its agent column, or in amplihack-rs's store
+    the agent of an edge's source fact; None for rows of no agent."""
+    column = _agent_column(names)
+    if column is not None:
+        return identifier(column)
+    return edge_owner_sql(table) if rust else None
+
+
 def _scan_sqlite(connection: sqlite3.Connection, path: Path, collector: _Collector) -> None:
     needles = _needles()
     agent = collector.agent
-    for table in _sqlite_tables(connection):
+    tables = _sqlite_tables(connection)
+    rust = is_rs_hierarchical(tables)
+    for table in tables:
         info = connection.execute(f"PRAGMA table_info({identifier(table)})").fetchall()
         names = [row[1] for row in info]
-        owner = _agent_column(names)
+        owner = _sqlite_owner(table, names, rust)
         if agent is not None and owner is None:
             continue
         key = _sqlite_key(connection, table)
-        scope = f"{identifier(owner)} = :agent AND " if agent is not None and owner else ""
-        owner_value = identifier(owner) if owner else "''"
+        scope = f"{owner} = :agent AND " if agent is not None and owner else ""
+        owner_value = owner or "''"
         selected = ", ".join(identifier(k) if k != "rowid" else "rowid" for k in key)
         for column in names:
             rows = connection.execute(

@@ -511,6 +511,19 @@ class SqliteBrowser:
         self.connection.close()
 
 
+def _sqlite_browser(path: Path, writable: bool) -> SqliteBrowser:
+    """The browser for an SQLite store: amplihack-rs's hierarchical schema gets its
+    edge tables and node edges, any other schema the generic browser."""
+    from .rs_sqlite_browse import RsSqliteBrowser
+    from .rs_sqlite_schema import is_rs_hierarchical
+
+    browser = SqliteBrowser(path, writable=writable)
+    if not is_rs_hierarchical(browser._tables):
+        return browser
+    browser.close()
+    return RsSqliteBrowser(path, writable=writable)
+
+
 def open_browser(
     path: str | Path | StoreFormat, *, writable: bool = False, allow_upgrade: bool = False
 ) -> StoreBrowser:
@@ -521,7 +534,7 @@ def open_browser(
     fmt = path if isinstance(path, StoreFormat) else sniff(path)
     if fmt.engine == "sqlite":
         try:
-            return SqliteBrowser(fmt.path, writable=writable)
+            return _sqlite_browser(fmt.path, writable)
         except sqlite3.DatabaseError as exc:
             raise StoreError(fmt.path, f"SQLite could not read the store ({exc})") from None
     return GraphBrowser(open_graph(fmt.path, read_only=not writable, allow_upgrade=allow_upgrade))

@@ -31,6 +31,7 @@ from .exceptions import InvalidInputError, StoreLockedError
 from .graph_open import open_graph_store, require_graph_readable
 from .graphdb import GraphStore
 from .inspection import detect_kind, open_sqlite_readonly
+from .rs_sqlite_schema import is_rs_hierarchical
 from .stores import resolve_hierarchical_path, sniff
 from .write_gate import write_gate
 from .writer_log import unreplayable_log
@@ -160,6 +161,8 @@ def _graph_kind(graph: GraphStore) -> str:
 
 def _sqlite_kind(db: sqlite3.Connection) -> str:
     names = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if is_rs_hierarchical(names):
+        return "hierarchical"
     if "experiences" in names:
         return "experience"
     if {"memory_entries", "sessions", "session_agents"} <= names:

@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from .clean_plan import Plan
+from .clean_rs_sqlite import plan_rs_sqlite
 from .clean_selection import BadSelectionError, Selection
 from .graphdb import identifier
 from .saved_rows import SavedTable
@@ -136,7 +137,10 @@ def _plan_experiences(
 def plan_sqlite(
     db: sqlite3.Connection, kind: str, selection: Selection, now: datetime, sample_size: int
 ) -> Plan:
-    """Which rows of a flat or experience store the selection removes."""
+    """Which rows of a flat, experience or amplihack-rs hierarchical store the
+    selection removes."""
+    if kind == "hierarchical":
+        return plan_rs_sqlite(db, selection, now, sample_size)
     if kind == "flat":
         return _plan_flat(db, selection, now, sample_size)
     return _plan_experiences(db, selection, now, sample_size)

@@ -14,10 +14,13 @@ from typing import Literal
 from .exceptions import CorruptStoreError, StoreLockedError
 from .graph_open import open_graph_store
 from .graphdb import GraphStore, identifier
+from .rs_sqlite_read import counts_by_agent
+from .rs_sqlite_schema import is_rs_hierarchical
 from .store_readers import store_reader
 from .stores import StoreFormat, sniff
 
 __all__ = [
+    "RS_SQLITE_LAYOUT",
     "SPEC_TABLES",
     "StoreSummary",
     "detect_kind",
@@ -45,6 +48,8 @@ SPEC_TABLES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 }  # fmt: skip
 
 AGENT_COLUMNS = ("agent_id", "agent_name")
+#: The layout of a hierarchical store amplihack-rs keeps in SQLite (``<agent>.db``).
+RS_SQLITE_LAYOUT = "amplihack-rs sqlite"
 
 
 @dataclass
@@ -234,6 +239,13 @@ _SQLITE_KINDS: tuple[tuple[str, Kind], ...] = (
 )
 
 
+def _summarize_rs_sqlite(fmt: StoreFormat, connection: sqlite3.Connection) -> StoreSummary:
+    """amplihack-rs's per-agent SQLite hierarchical store (``<agent>.db``)."""
+    summary = StoreSummary(fmt.path, "hierarchical", "sqlite", None, layout=RS_SQLITE_LAYOUT)
+    summary.agents = counts_by_agent(connection)
+    return summary
+
+
 def _summarize_sqlite(fmt: StoreFormat) -> StoreSummary:
     connection = open_sqlite_readonly(fmt.path)
     try:
@@ -241,6 +253,8 @@ def _summarize_sqlite(fmt: StoreFormat) -> StoreSummary:
             row[0]
             for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
         }
+        if is_rs_hierarchical(names):
+            return _summarize_rs_sqlite(fmt, connection)
         kind: Kind = next((k for table, k in _SQLITE_KINDS if table in names), "unknown")
         summary = StoreSummary(fmt.path, kind, "sqlite", None)
         if kind == "flat":

@@ -7,7 +7,9 @@ new file written with the other engine. The source is only ever opened
 read-only; the new store is written, inside the target's write gate, under a
 temporary name beside the target and linked into place, so a failure leaves no
 half-written target. The new store is then reopened and its counts, per table
-and per agent, compared with the source's.
+and per agent, compared with the source's. amplihack-rs's SQLite hierarchical
+store (``<agent>.db``) moves the same way, both ways, its tables counted under
+the graph tables' names.
 """
 
 from __future__ import annotations
@@ -16,20 +18,29 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Literal
 
 from .collector import collector_paused, release_gradually
 from .exceptions import InvalidInputError, StoreNotFoundError
+from .export_validation import validate_export
 from .graph_open import require_graph_readable
-from .hierarchical_memory import GraphEngine, HierarchicalMemory
-from .inspection import summarize_store
+from .hierarchical_memory import HierarchicalMemory
+from .inspection import StoreSummary, summarize_store
 from .names import validate_agent_name
 from .private_dirs import make_private_dirs
+from .rs_sqlite_transfer import GRAPH_NAMES, is_rs_store, read_rs_agent
+from .rs_sqlite_write import insert_agent, open_rs_writable
 from .stores import resolve_hierarchical_path, sniff
 from .write_gate import write_gate
 
-__all__ = ["AgentCounts", "MigrationResult", "migrate_store"]
+__all__ = ["AgentCounts", "MigrationResult", "TargetEngine", "migrate_store"]
 
-_SIDECARS = (".wal", ".shadow")
+_SIDECARS = (".wal", ".shadow", "-journal")
+TargetEngine = Literal["kuzu", "ladybug", "sqlite"]
+#: The default engine of the new store: the other graph engine; for amplihack-rs's
+#: SQLite store, LadybugDB (what amplihack-rs's graph-db backend writes, crate lbug).
+_OTHER_ENGINE: dict[str, TargetEngine] = {"kuzu": "ladybug", "ladybug": "kuzu",
+                                          "sqlite": "ladybug"}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -96,24 +107,56 @@ def _chosen_agents(found: dict[str, dict[str, int]], asked: Sequence[str] | None
     return list(dict.fromkeys(asked))
 
 
-def _copy_agents(source: Path, stage: Path, agents: list[str], engine: GraphEngine) -> None:
+def _read_agent(source: Path, engine: str, agent: str) -> dict[str, Any]:
+    """One agent's graph in format 1.1, read-only, from a graph or SQLite store."""
+    if engine == "sqlite":
+        return read_rs_agent(source, agent)
+    with HierarchicalMemory(agent, source, mode="read") as memory:
+        return memory.export_graph("1.1")
+
+
+def _write_agent(stage: Path, engine: TargetEngine, agent: str, data: dict[str, Any]) -> None:
+    """Import one agent's graph into the new store (a graph store, or amplihack-rs's
+    SQLite schema with the Rust import's statements)."""
+    if engine != "sqlite":
+        with HierarchicalMemory(agent, stage, mode="write", engine=engine) as memory:
+            memory.import_from_json(data, merge=False)
+        return
+    connection = open_rs_writable(stage)
+    try:
+        insert_agent(connection, agent, validate_export(data), merge=False)
+    finally:
+        connection.close()
+
+
+def _copy_agents(
+    source: Path, source_engine: str, stage: Path, agents: list[str], engine: TargetEngine
+) -> None:
     """Export each agent from ``source`` (read-only) and import it into ``stage``."""
     for agent in agents:
         with collector_paused():
-            with HierarchicalMemory(agent, source, mode="read") as memory:
-                data = memory.export_graph("1.1")
+            data = _read_agent(source, source_engine, agent)
             try:
-                with HierarchicalMemory(agent, stage, mode="write", engine=engine) as memory:
-                    memory.import_from_json(data, merge=False)
+                _write_agent(stage, engine, agent, data)
             finally:
                 release_gradually(data)
 
 
-def _write_target(source: Path, target: Path, agents: list[str], engine: GraphEngine) -> None:
+def _graph_keyed(summary: StoreSummary) -> dict[str, dict[str, int]]:
+    """Per-agent counts keyed by the graph tables' names, whatever the store's engine."""
+    if summary.engine != "sqlite":
+        return summary.agents
+    return {agent: {GRAPH_NAMES[t]: n for t, n in counts.items()}
+            for agent, counts in summary.agents.items()}  # fmt: skip
+
+
+def _write_target(
+    source: Path, source_engine: str, target: Path, agents: list[str], engine: TargetEngine
+) -> None:
     """Build the new store under a temporary name, then link it into place."""
     stage = target.with_name(f".{target.name}.migrate-{os.getpid()}")
     try:
-        _copy_agents(source, stage, agents, engine)
+        _copy_agents(source, source_engine, stage, agents, engine)
         os.chmod(stage, 0o600)
         with open(stage, "rb") as handle:
             os.fsync(handle.fileno())
@@ -132,7 +175,7 @@ def migrate_store(
     target: str | Path,
     *,
     agents: Sequence[str] | None = None,
-    engine: GraphEngine | None = None,
+    engine: TargetEngine | None = None,
 ) -> MigrationResult:
     """Copy the agents of the HierarchicalMemory store ``source`` into a new store
     ``target`` written with ``engine`` (default: the engine the source is not).
@@ -149,13 +192,15 @@ def migrate_store(
     _refuse_existing(target_path)
     source_path = _source_store(source)
     fmt = sniff(source_path)
-    if fmt.engine not in ("kuzu", "ladybug"):
+    if fmt.engine not in ("kuzu", "ladybug") and not is_rs_store(source_path):
         raise InvalidInputError(
-            f"{source_path} is an {fmt.label} file; migrate copies Kuzu and LadybugDB stores",
+            f"{source_path} is an {fmt.label} file; migrate copies Kuzu and LadybugDB stores "
+            "and amplihack-rs's SQLite hierarchical stores",
             hint="Name a HierarchicalMemory store (memexplorer stats says what each store is).",
         )
-    require_graph_readable(fmt)
-    new_engine: GraphEngine = engine or ("ladybug" if fmt.engine == "kuzu" else "kuzu")
+    if fmt.engine != "sqlite":
+        require_graph_readable(fmt)
+    new_engine = engine or _OTHER_ENGINE[fmt.engine]
     before = summarize_store(fmt)
     if before.kind != "hierarchical":
         raise InvalidInputError(
@@ -170,9 +215,10 @@ def migrate_store(
     make_private_dirs(target_path.parent)
     with write_gate(target_path, action="migrate"):
         _refuse_existing(target_path)  # another writer may have made it meanwhile
-        _write_target(source_path, target_path, chosen, new_engine)
+        _write_target(source_path, fmt.engine, target_path, chosen, new_engine)
     after = summarize_store(target_path)
-    counts = [AgentCounts(a, before.agents[a], after.agents.get(a, {})) for a in chosen]
+    old, new = _graph_keyed(before), _graph_keyed(after)
+    counts = [AgentCounts(a, old[a], new.get(a, {})) for a in chosen]
     return MigrationResult(
         source_path, target_path, fmt.engine, after.engine, after.storage_version, counts
     )

@@ -37,6 +37,7 @@ from .graph_rows import save_nodes
 from .graphdb import GraphStore, identifier
 from .inspection import detect_kind
 from .redaction_values import INCLUDE_LOW, scrubbed_value
+from .rs_sqlite_schema import is_rs_hierarchical
 from .saved_rows import SavedTable
 from .sqlite_rows import rebuild_fts, save_rows
 from .store_compaction import compact_store
@@ -193,6 +194,8 @@ def _agents(tables: list[SavedTable]) -> list[str]:
 
 def _sqlite_kind(connection: sqlite3.Connection) -> str:
     names = {r[0] for r in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if is_rs_hierarchical(names):
+        return "hierarchical"
     return "experience" if "experiences" in names else "flat" if "memory_entries" in names else ""
 
 

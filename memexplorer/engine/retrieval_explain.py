@@ -42,6 +42,8 @@ class Explanation:
     profile: str
     subgraph: KnowledgeSubgraph
     missed: list[tuple[KnowledgeNode, list[Step]]] = field(default_factory=list)
+    #: Why nothing was compared, when ``ranked`` could not run (an SQLite store).
+    note: str = ""
     _walk: Any = None
 
     def why_not(self, fact: KnowledgeNode) -> list[Step]:

@@ -12,6 +12,7 @@ store's write gate: JSON through :mod:`.transfer_import`, raw copies through
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from .backend_choice import amplihack_home
 from .collector import collector_paused, release_gradually
@@ -22,6 +23,8 @@ from .import_file import MAX_IMPORT_BYTES, check_replace_file, read_export
 from .names import validate_agent_name
 from .private_dirs import make_private_dirs
 from .progress import TaskControl, checkpoint
+from .rs_sqlite_import import import_rs_store
+from .rs_sqlite_transfer import is_rs_store
 from .stores import sniff
 from .transfer_common import (
     FORMATS,
@@ -31,6 +34,8 @@ from .transfer_common import (
     reject_symlink,
     transfer_backend,
     transfer_format,
+    transfer_store_path,
+    transfer_wants_sqlite,
 )
 from .transfer_export import export_agent_store
 from .transfer_import import import_json_staged
@@ -58,7 +63,7 @@ def import_agent_store(
     storage_path: str | Path | None = None,
     home: str | Path | None = None,
     control: TaskControl | None = None,
-    engine: GraphEngine | None = None,
+    engine: GraphEngine | Literal["sqlite"] | None = None,
     allow_empty: bool = False,
 ) -> ImportResult:
     """Bring an export (or a whole store file) into the agent's store.
@@ -70,7 +75,8 @@ def import_agent_store(
     is refused then unless ``allow_empty``. With merge, ids that exist already
     are skipped and counted. ``control`` hears of each stage and may cancel until
     the new store replaces the old one. ``engine`` ("kuzu" or "ladybug") is the
-    one a new store is created with; an existing store keeps its own. Raises
+    one a new store is created with; an existing store keeps its own; "sqlite"
+    means amplihack-rs's ``<agent>.db`` (as ``AMPLIHACK_MEMORY_BACKEND=sqlite`` does). Raises
     StoreBusyError while another memexplorer writes the store, WritesDisabledError
     under MEMEXPLORER_READ_ONLY=1, StoreUpgradeRequired for an older LadybugDB store.
     """
@@ -78,7 +84,7 @@ def import_agent_store(
     kind = transfer_format(format)
     notes = transfer_backend()
     source = Path(source).expanduser()
-    if kind == "raw-db" and engine is not None:
+    if kind == "raw-db" and engine not in (None, "sqlite"):
         raise InvalidInputError(
             "--engine does not apply to raw-db imports: a raw copy keeps its own engine",
             hint="Import a JSON export to choose the engine, or use memexplorer migrate.",
@@ -91,11 +97,23 @@ def import_agent_store(
     reject_symlink(source, "The import source")
     if not source.exists():
         raise StoreNotFoundError(source, "No such file to import")
-    store = hierarchical_store_path(
-        agent, storage_path=storage_path, home=home, engine=engine or "kuzu"
-    )
+    sqlite = engine == "sqlite" or transfer_wants_sqlite()
+    store = transfer_store_path(agent, storage_path=storage_path, home=home,
+                                engine=engine or "kuzu", sqlite=sqlite)  # fmt: skip
     reject_symlink(store, "The store")
     backup_home = amplihack_home(home)
+    if sqlite or is_rs_store(store):
+        if engine not in (None, "sqlite"):
+            raise InvalidInputError(
+                f"{store} is amplihack-rs's SQLite store; an import cannot make it {engine}",
+                hint="Import into a new store, or copy it with memexplorer migrate.",
+            )
+        result = import_rs_store(agent, source, store, kind=kind, merge=merge,
+                                 allow_empty=allow_empty, backup_home=backup_home,
+                                 control=control)  # fmt: skip
+        result.warnings[:0] = notes
+        return result
+    assert engine != "sqlite"
     if kind == "raw-db":
         make_private_dirs(store.parent)
         with write_gate(store, action="import") as ticket:

@@ -8,11 +8,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from .backend_choice import BACKEND_ENV, BackendChoiceError, parse_backend
+from .backend_choice import (
+    BACKEND_ENV,
+    BACKEND_TOKENS,
+    BackendChoiceError,
+    amplihack_home,
+    parse_backend,
+)
 from .exceptions import InvalidInputError
 from .graph_open import open_graph_store
 from .hierarchical_memory import GraphEngine, HierarchicalMemory
 from .names import validate_agent_name
+from .rs_sqlite_transfer import rs_store_path
 from .stores import resolve_hierarchical_path
 
 __all__ = [
@@ -28,6 +35,8 @@ __all__ = [
     "reject_symlink",
     "transfer_backend",
     "transfer_format",
+    "transfer_store_path",
+    "transfer_wants_sqlite",
 ]
 
 Format = Literal["json", "raw-db"]
@@ -89,25 +98,42 @@ def transfer_backend(environ: Mapping[str, str] | None = None) -> list[str]:
 
     Transfers have no --backend flag: the variable alone picks the hierarchical
     store (seed 002). An unknown value is not accepted silently: it gives a
-    warning and the graph-db store is used. ``sqlite`` names the per-agent SQLite
-    hierarchical file, whose tables the spec does not give, so it is refused.
+    warning and the graph-db store is used. ``sqlite`` selects the per-agent
+    SQLite store (:func:`transfer_wants_sqlite`).
     """
     env = os.environ if environ is None else environ
     token = env.get(BACKEND_ENV)
     if token is None:
         return []
     try:
-        backend = parse_backend(token, origin=BACKEND_ENV)
+        parse_backend(token, origin=BACKEND_ENV)
     except BackendChoiceError as exc:
         return [f"{exc.message}; using the graph-db store"]
-    if backend == "sqlite":
-        raise InvalidInputError(
-            f"{BACKEND_ENV}=sqlite selects the SQLite hierarchical store "
-            "(hierarchical_memory/<agent>.db), which memexplorer cannot transfer: the spec "
-            "gives no schema for its tables",
-            hint=f"Unset {BACKEND_ENV} or set it to graph-db to use the agent's graph store.",
-        )
     return []
+
+
+def transfer_wants_sqlite(environ: Mapping[str, str] | None = None) -> bool:
+    """Whether ``AMPLIHACK_MEMORY_BACKEND=sqlite`` names amplihack-rs's SQLite
+    hierarchical store (``hierarchical_memory/<agent>.db``) for this transfer."""
+    env = os.environ if environ is None else environ
+    return BACKEND_TOKENS.get(env.get(BACKEND_ENV, "")) == "sqlite"
+
+
+def transfer_store_path(
+    agent: str,
+    *,
+    storage_path: str | Path | None = None,
+    home: str | Path | None = None,
+    engine: GraphEngine = "kuzu",
+    sqlite: bool = False,
+) -> Path:
+    """The store a transfer of ``agent`` works on: amplihack-rs's SQLite file when
+    ``sqlite`` or the backend variable says so, else the graph store
+    (:func:`hierarchical_store_path`)."""
+    if sqlite or transfer_wants_sqlite():
+        agent = validate_agent_name(agent)
+        return rs_store_path(agent, storage_path=storage_path, home=amplihack_home(home))
+    return hierarchical_store_path(agent, storage_path=storage_path, home=home, engine=engine)
 
 
 def hierarchical_store_path(

@@ -15,16 +15,17 @@ from .hierarchical_memory import HierarchicalMemory
 from .names import validate_agent_name
 from .private_dirs import make_private_dirs
 from .progress import TaskControl
+from .rs_sqlite_transfer import is_rs_store, read_rs_agent, rs_agent_counts
 from .transfer_common import (
     SIDECARS,
     ExportResult,
     agent_counts,
     counts_of,
-    hierarchical_store_path,
     probe_unlocked,
     reject_symlink,
     transfer_backend,
     transfer_format,
+    transfer_store_path,
 )
 from .transfer_files import copy_file_atomically, copy_tree, write_atomically
 
@@ -46,6 +47,27 @@ def _export_json(
         write_atomically(target, lambda handle: write_export_json(handle, data, control), control)
     finally:
         release_gradually(data)
+    return counts
+
+
+def _export_rs(
+    agent: str, store: Path, target: Path, kind: str, control: TaskControl | None
+) -> dict[str, int]:
+    """Export from amplihack-rs's SQLite store: JSON as the Rust loaders read it,
+    or a copy of the file (what the Rust raw-db export does)."""
+    if kind == "json":
+        data = read_rs_agent(store, agent)
+        counts = counts_of(data)
+        if not counts["SemanticMemory"] and not counts["EpisodicMemory"]:
+            raise InvalidInputError(
+                f"Agent {agent!r} has no memories in {store}; nothing was written",
+                hint="Check the agent name (memexplorer stats lists the agents of a store).",
+            )
+        write_atomically(target, lambda handle: write_export_json(handle, data, control), control)
+        return counts
+    counts = rs_agent_counts(store, agent)
+    make_private_dirs(target.parent)
+    copy_file_atomically(store, target, control)
     return counts
 
 
@@ -77,7 +99,7 @@ def export_agent_store(
     agent = validate_agent_name(agent)
     kind = transfer_format(format)
     notes = transfer_backend()
-    store = hierarchical_store_path(agent, storage_path=storage_path, home=home)
+    store = transfer_store_path(agent, storage_path=storage_path, home=home)
     target = Path(output).expanduser()
     if target.is_dir():
         raise InvalidInputError(
@@ -91,6 +113,9 @@ def export_agent_store(
     reject_symlink(store, "The store")
     if not store.exists():
         raise StoreNotFoundError(store, f"No hierarchical store for agent {agent!r}")
+    if is_rs_store(store):
+        counts = _export_rs(agent, store, target, kind, control)
+        return ExportResult(agent, kind, store, target, target.stat().st_size, counts, notes)
     if kind == "json":
         with collector_paused():
             counts = _export_json(agent, store, target, control)

@@ -22,6 +22,8 @@ from memexplorer.app_commands import bindings_for
 from memexplorer.engine.browse import GraphBrowser
 from memexplorer.engine.chains import TemporalChain, agent_chains, fact_chain
 from memexplorer.engine.exceptions import InvalidInputError
+from memexplorer.engine.rs_sqlite_browse import RsSqliteBrowser
+from memexplorer.engine.rs_sqlite_chains import rs_agent_chains, rs_fact_chain
 from memexplorer.widgets.chain_timeline import ChainTimeline
 from memexplorer.wording import counted
 
@@ -39,6 +41,8 @@ def load_chains(
 ) -> tuple[list[TemporalChain], int]:
     """The agent's chains and the index of the one holding ``memory_id`` (a fact in no
     chain comes first, as a chain of one)."""
+    if isinstance(browser, RsSqliteBrowser):
+        return _rs_chains(browser, agent, memory_id)
     if not isinstance(browser, GraphBrowser):
         raise InvalidInputError(
             "This store has no temporal chains",
@@ -51,6 +55,19 @@ def load_chains(
         if any(step.memory_id == memory_id for step in chain.steps):
             return chains, index
     return [fact_chain(browser.graph, agent, memory_id), *chains], 0
+
+
+def _rs_chains(
+    browser: RsSqliteBrowser, agent: str, memory_id: str | None
+) -> tuple[list[TemporalChain], int]:
+    """:func:`load_chains` on amplihack-rs's SQLite store."""
+    chains = rs_agent_chains(browser.connection, agent)
+    if memory_id is None:
+        return chains, 0
+    for index, chain in enumerate(chains):
+        if any(step.memory_id == memory_id for step in chain.steps):
+            return chains, index
+    return [rs_fact_chain(browser.connection, agent, memory_id), *chains], 0
 
 
 def chain_title(chain: TemporalChain) -> Text:

@@ -14,6 +14,8 @@ from textual.worker import Worker
 
 from memexplorer.app_commands import bindings_for
 from memexplorer.engine.neighbourhood import Neighbourhood, NeighbourhoodReader, View
+from memexplorer.engine.rs_sqlite_browse import RsSqliteBrowser
+from memexplorer.engine.rs_sqlite_neighbourhood import RsNeighbourhoodReader
 from memexplorer.graph_drawing import Box
 from memexplorer.widgets.neighbourhood_graph import NeighbourhoodGraph, table_style
 from memexplorer.wording import counted
@@ -70,7 +72,9 @@ class GraphScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="graph", exit_on_error=False)
     def fetch(self, ref: NodeRef, view: View, keep: Box | None) -> None:
         if self.reader is None:
-            self.reader = NeighbourhoodReader(self.app.browsers.get(ref.store))  # type: ignore[attr-defined]
+            browser = self.app.browsers.get(ref.store)  # type: ignore[attr-defined]
+            self.reader = (RsNeighbourhoodReader(browser) if isinstance(browser, RsSqliteBrowser)
+                           else NeighbourhoodReader(browser))  # fmt: skip
         self.post_message(self.Loaded(ref, self.reader.read(ref.table, ref.key, view), keep))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:

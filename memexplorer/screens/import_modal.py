@@ -16,7 +16,10 @@ from textual.worker import Worker
 
 from memexplorer.app_commands import bindings_for
 from memexplorer.engine.exceptions import MemoryError
+from memexplorer.engine.names import validate_agent_name
 from memexplorer.engine.progress import OperationCancelled, TaskControl
+from memexplorer.engine.rs_sqlite_schema import rs_store_name
+from memexplorer.engine.rs_sqlite_transfer import is_rs_store
 from memexplorer.engine.transfer import (
     ImportResult,
     hierarchical_store_path,
@@ -29,6 +32,14 @@ from .error_modal import report_failed_worker
 from .import_preview import NODE_TABLES, ImportPreview, read_preview
 
 _NO_FILE = "Type a JSON export's path; enter previews it. Nothing is written until you import."
+
+
+def _agent_store(agent: str, home: Path | None, beside: Path, sqlite: bool) -> Path:
+    """Another agent's store: ``<agent>.db`` beside an amplihack-rs SQLite store,
+    else its graph store under the home."""
+    if sqlite:
+        return beside.with_name(rs_store_name(validate_agent_name(agent)))
+    return hierarchical_store_path(agent, home=home)
 
 
 class ImportModal(ModalScreen[ImportResult | None]):
@@ -85,6 +96,8 @@ class ImportModal(ModalScreen[ImportResult | None]):
         self.agent = agent
         self.store = store
         self.cursor_target = (agent, store)
+        #: amplihack-rs's SQLite store: other agents' stores are <agent>.db beside it.
+        self.sqlite = is_rs_store(store)
         self.home = home
         self.source = source
         self.merge = False
@@ -130,7 +143,7 @@ class ImportModal(ModalScreen[ImportResult | None]):
             self.agent, self.store = self.cursor_target
         else:
             try:
-                store = hierarchical_store_path(name, home=self.home)
+                store = _agent_store(name, self.home, self.cursor_target[1], self.sqlite)
             except MemoryError as error:
                 self.agent = ""
                 self._forget_preview(f"Nothing to import into: {error.message}")
@@ -168,14 +181,14 @@ class ImportModal(ModalScreen[ImportResult | None]):
         self.preview = None
         self.query_one("#confirm", Button).disabled = True
         self.query_one("#change", Static).update("Reading the file…")
-        graph = (self.app.browsers.get(self.store).graph  # type: ignore[attr-defined]
-                 if self.store.exists() else None)  # fmt: skip
-        self.load_preview(Path(text).expanduser(), graph, quiet)
+        browser = (self.app.browsers.get(self.store)  # type: ignore[attr-defined]
+                   if self.store.exists() else None)  # fmt: skip
+        self.load_preview(Path(text).expanduser(), browser, quiet)
 
     @work(thread=True, exclusive=True, group="import-preview", exit_on_error=False)
-    def load_preview(self, source: Path, graph, quiet: bool) -> None:  # type: ignore[no-untyped-def]
+    def load_preview(self, source: Path, browser, quiet: bool) -> None:  # type: ignore[no-untyped-def]
         try:
-            preview = read_preview(source, graph, self.agent)
+            preview = read_preview(source, browser, self.agent)
         except MemoryError as error:
             if not quiet:
                 raise
@@ -244,7 +257,7 @@ class ImportModal(ModalScreen[ImportResult | None]):
         # The replaced store's backup goes under the app's home, where Backups lists it.
         result = import_agent_store(
             self.agent, source, merge=merge, storage_path=self.store, control=control,
-            home=self.home,
+            home=self.home, engine="sqlite" if self.sqlite else None,
         )  # fmt: skip
         self.post_message(self.Imported(self, result))
 

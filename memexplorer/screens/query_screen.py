@@ -26,6 +26,9 @@ from textual.worker import Worker
 from memexplorer.app_commands import bindings_for
 from memexplorer.engine.knowledge import KnowledgeNode, KnowledgeSubgraph
 from memexplorer.engine.retrieval_explain import Explanation, Step, explain_retrieval
+from memexplorer.engine.retrieval_profiles import DEFAULT_PROFILE
+from memexplorer.engine.retrieval_rs_sqlite import rs_sqlite_retrieve
+from memexplorer.engine.rs_sqlite_transfer import is_rs_store
 from memexplorer.profile_choices import ProfileChoices
 from memexplorer.query_history import HistoryEntry, QueryHistory
 from memexplorer.widgets.context_pane import ContextPane
@@ -101,7 +104,9 @@ class QueryScreen(QueryKnobs, Screen[None]):
         self.agent = agent
         self.history = history or QueryHistory()
         self.choices = ProfileChoices()
-        self.profile = self.choices.get(store)
+        #: amplihack-rs's SQLite store: its agent retrieves with the amplihack-rs profile.
+        self.sqlite = is_rs_store(store)
+        self.profile = self.choices.get(store, "amplihack-rs" if self.sqlite else DEFAULT_PROFILE)
         self.max_nodes = 20
         self.threshold = 0.3
         self.chronological = False
@@ -159,6 +164,9 @@ class QueryScreen(QueryKnobs, Screen[None]):
 
     @work(thread=True, exclusive=True, group="query", exit_on_error=False)
     def retrieve(self, request: Request) -> None:
+        if self.sqlite:
+            self._retrieve_sqlite(request)
+            return
         memory = self.app.memories.get(self.store, self.agent)  # type: ignore[attr-defined]
         explanation = explain_retrieval(
             memory.graph,
@@ -172,6 +180,15 @@ class QueryScreen(QueryKnobs, Screen[None]):
         subgraph = explanation.subgraph
         contexts = (subgraph.to_llm_context(), subgraph.to_llm_context(chronological=True))
         self.post_message(self.Answered(request, subgraph, contexts, explanation))
+
+    def _retrieve_sqlite(self, request: Request) -> None:
+        """The amplihack-rs profile on the SQLite store (``ranked`` reads graph stores)."""
+        graph = rs_sqlite_retrieve(self.store, self.agent, request.text, profile=request.profile,
+                                   max_nodes=request.max_nodes,
+                                   similarity_threshold=request.threshold)  # fmt: skip
+        why = Explanation(request.profile, graph, note="ranked reads graph stores only")
+        texts = (graph.to_llm_context(), graph.to_llm_context(chronological=True))
+        self.post_message(self.Answered(request, graph, texts, why))
 
     def on_query_screen_answered(self, message: Answered) -> None:
         if message.request != self.request:

@@ -38,6 +38,9 @@ class MissedList(OptionList):
     def show(self, explanation: Explanation | None) -> None:
         self.clear_options()
         self.nodes = {}
+        if explanation is not None and explanation.note:
+            self.border_title = f"missed · {explanation.note}"
+            return
         if explanation is None or explanation.profile == "ranked":
             self.border_title = "missed · ranked is the reference: nothing to compare"
             return

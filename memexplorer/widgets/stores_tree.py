@@ -16,6 +16,7 @@ from textual.worker import Worker
 from memexplorer.engine.browse import TableInfo
 from memexplorer.engine.catalog import StoreEntry, list_stores
 from memexplorer.engine.graph_store import QueryError
+from memexplorer.engine.rs_sqlite_schema import EDGE_TABLE_NAMES
 from memexplorer.screens.error_modal import report_failed_worker
 from memexplorer.wording import counted, distinct_places
 
@@ -74,6 +75,17 @@ def store_label(entry: StoreEntry, root: Path, place: str | None = None) -> Text
     else:
         label.append(f"  {fmt.engine}{version} {_STATE_NOTE[entry.state]}", style="red")
     return label
+
+
+def _record_tables(entry: StoreEntry) -> set[str]:
+    """The tables whose rows are records: rel tables are named in capitals
+    (SIMILAR_TO), amplihack-rs's SQLite edge tables ``<rel>_edges``."""
+    return {
+        table
+        for counts in entry.agents.values()
+        for table in counts
+        if not table.isupper() and table not in EDGE_TABLE_NAMES
+    }
 
 
 def agent_label(agent: str, counts: dict[str, int], node_tables: set[str]) -> Text:
@@ -174,8 +186,7 @@ class StoresTree(Tree[TreeData]):
         places = distinct_places([entry.path for entry in message.entries], self.root_path)
         for entry, place in zip(message.entries, places, strict=True):
             node = self.root.add(store_label(entry, self.root_path, place), StoreItem(entry))
-            # Rel tables are named in capitals (SIMILAR_TO); the rest hold records.
-            node_tables = {t for counts in entry.agents.values() for t in counts if not t.isupper()}
+            node_tables = _record_tables(entry)
             for agent, counts in sorted(entry.agents.items()):
                 child = node.add(agent_label(agent, counts, node_tables), AgentItem(entry, agent))
                 child.add_leaf(Text("loading…", style="dim italic"))

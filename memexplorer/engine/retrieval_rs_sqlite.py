@@ -1,0 +1,155 @@
+"""The ``amplihack-rs`` retrieval profile on amplihack-rs's own SQLite store.
+
+amplihack-rs's GraphRagRetriever walks the agent's facts and edges as vectors
+in memory, in the order they were loaded; on the SQLite store that order is
+the rows' (``rowid``: the order the import wrote them). This runs the same
+steps as :class:`~.retrieval_rs.RsRetriever` (keywords, each keyword's most
+confident facts, SIMILAR_TO both ways by weight, a stable sort by confidence,
+the trim), with SQL instead of Cypher. Lower-casing is Python's
+(``str.lower``, as Rust's ``to_lowercase``), not SQLite's ASCII-only ``lower``.
+The ``library`` and ``ranked`` profiles read graph stores only.
+"""
+
+from __future__ import annotations
+
+import heapq
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from .exceptions import InvalidInputError
+from .hierarchical_schema import fact_from_row
+from .inspection import open_sqlite_readonly
+from .knowledge import KnowledgeNode, KnowledgeSubgraph
+from .library_context import LibrarySubgraph
+from .retrieval_profiles import check_profile
+from .retrieval_rs import RsRetriever, rs_keywords
+
+__all__ = ["RsSqliteRetriever", "rs_query_store", "rs_sqlite_retrieve"]
+
+_FACT = (
+    "memory_id, concept, content, confidence, source_id, tags, metadata, created_at, entity_name"
+)
+_KEYWORD = f"""
+    SELECT {_FACT} FROM semantic_memories
+    WHERE agent_id = ? AND (instr(py_lower(content), ?) > 0 OR instr(py_lower(concept), ?) > 0)
+    ORDER BY confidence DESC, rowid LIMIT ?
+"""
+_NEIGHBOURS = """
+    SELECT e.weight, e.id, {columns} FROM similar_to_edges e
+    JOIN semantic_memories b ON b.memory_id = e.{far}
+    WHERE e.{near} = ? AND b.agent_id = ? AND e.weight >= ?
+"""
+
+
+def _lower(text: Any) -> str:
+    return text.lower() if isinstance(text, str) else ""
+
+
+class RsSqliteRetriever(RsRetriever):
+    """amplihack-rs's retrieve_subgraph for one agent of an open ``<agent>.db``."""
+
+    def __init__(self, connection: sqlite3.Connection, agent_id: str) -> None:
+        super().__init__(None, agent_id, {"SIMILAR_TO"})  # type: ignore[arg-type]
+        self.connection = connection
+        connection.create_function("py_lower", 1, _lower, deterministic=True)
+
+    def retrieve(self, query: str, max_depth: int = 2, max_nodes: int = 20,
+                 min_similarity: float = 0.3) -> LibrarySubgraph:  # fmt: skip
+        self._tops = self._all_tops(rs_keywords(query), max_nodes)
+        return super().retrieve(query, max_depth, max_nodes, min_similarity)
+
+    def _all_tops(self, keywords: list[str], limit: int) -> dict[str, list[int]]:
+        """Every keyword's ``limit`` most confident facts (row ids, ties in row order),
+        from ONE scan of the agent's facts: a query of two words costs one pass."""
+        words = list(dict.fromkeys(k.strip().lower() for k in keywords if k.strip()))
+        if len(words) < 2 or limit <= 0:
+            return {}  # one word: SQLite's own top-N sort is faster than a Python pass
+
+        def matched(content: Any, concept: Any) -> int:
+            text, name = _lower(content), _lower(concept)
+            return sum(1 << i for i, word in enumerate(words) if word in text or word in name)
+
+        self.connection.create_function("rs_matched", 2, matched, deterministic=True)
+        rows = self.connection.execute(
+            "SELECT rowid, confidence, rs_matched(content, concept) AS hits "
+            "FROM semantic_memories WHERE agent_id = ? AND hits > 0",
+            (self.agent_id,),
+        ).fetchall()
+        return {
+            word: [r[0] for r in heapq.nsmallest(limit, (r for r in rows if r[2] >> i & 1),
+                                                 key=lambda r: (-r[1], r[0]))]
+            for i, word in enumerate(words)
+        }  # fmt: skip
+
+    def keyword_search(self, keyword: str, limit: int) -> list[KnowledgeNode]:
+        lower = keyword.strip().lower()
+        if not lower or limit <= 0:
+            return []
+        tops = getattr(self, "_tops", {})
+        if lower not in tops:
+            rows = self.connection.execute(_KEYWORD, (self.agent_id, lower, lower, limit))
+            return [fact_from_row(list(row)) for row in rows]
+        ids = tops[lower][:limit]
+        found = {
+            row[0]: row[1:]
+            for row in self.connection.execute(
+                f"SELECT rowid, {_FACT} FROM semantic_memories "
+                f"WHERE rowid IN ({', '.join('?' * len(ids))})",
+                ids,
+            )
+        }
+        return [fact_from_row(list(found[i])) for i in ids if i in found]
+
+    def similar_to_expand(self, node_id: str, min_similarity: float) -> list[tuple[Any, float]]:
+        """Neighbours over SIMILAR_TO either way, heaviest first, ties by edge row."""
+        columns = ", ".join(f"b.{name}" for name in _FACT.split(", "))
+        found = []
+        for near, far in (("source_id", "target_id"), ("target_id", "source_id")):
+            sql = _NEIGHBOURS.format(columns=columns, near=near, far=far)
+            found += self.connection.execute(sql, (node_id, self.agent_id, float(min_similarity)))
+        found.sort(key=lambda row: (-row[0], row[1]))
+        return [(fact_from_row(list(row[2:])), row[0]) for row in found]
+
+
+def rs_sqlite_retrieve(
+    store: Path,
+    agent: str,
+    query: str,
+    *,
+    profile: str = "amplihack-rs",
+    max_depth: int = 2,
+    max_nodes: int = 20,
+    similarity_threshold: float = 0.3,
+) -> KnowledgeSubgraph:
+    """Run the amplihack-rs profile on the agent's SQLite store, read-only."""
+    if check_profile(profile) != "amplihack-rs":
+        raise InvalidInputError(
+            f"The {profile} profile reads graph stores; {store} is amplihack-rs's SQLite store",
+            hint="Use --profile amplihack-rs (the agent's own retrieval), or copy the store "
+            "with memexplorer migrate and query the copy.",
+        )
+    connection = open_sqlite_readonly(store)
+    try:
+        retriever = RsSqliteRetriever(connection, agent)
+        return retriever.retrieve(query, max_depth, max_nodes, similarity_threshold)
+    finally:
+        connection.close()
+
+
+def rs_query_store(agent: str, store: str | Path | None, home: str | Path | None) -> Path | None:
+    """amplihack-rs's SQLite store a query means, or None for a graph store: ``store``
+    naming such a file, or with ``AMPLIHACK_MEMORY_BACKEND=sqlite`` the agent's
+    ``<agent>.db`` in the home ``store`` or ``home`` names (default ``~/.amplihack``)."""
+    from .backend_choice import amplihack_home
+    from .rs_sqlite_transfer import is_rs_store, rs_store_path
+    from .transfer_common import transfer_wants_sqlite
+
+    given = Path(store).expanduser() if store is not None else None
+    if given is not None and given.is_file():
+        return given if is_rs_store(given) else None
+    if not transfer_wants_sqlite():
+        return None
+    if given is not None:
+        home = given / ".amplihack" if (given / ".amplihack").is_dir() else given
+    return rs_store_path(agent, storage_path=None, home=amplihack_home(home))
