@@ -78,6 +78,7 @@ def run_import(args: argparse.Namespace) -> int:
             home=args.home,
             engine=args.engine,
             allow_empty=args.allow_empty,
+            layout=args.layout,
         )
     extra = [f"skipped (already there): {result.skipped:,}   errors: {result.errors:,}"]
     if result.backup is not None:
@@ -136,6 +137,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--engine",
         choices=("kuzu", "ladybug"),
         help="the engine of a NEW store (default: the existing store's, else kuzu)",
+    )
+    imports.add_argument(
+        "--layout",
+        choices=("python", "rust"),
+        help="where a NEW store goes: python (hierarchical_memory/<agent>, as "
+        "amplihack-memory-lib) or rust (hierarchical_memory/<agent>/graph_db, as "
+        "amplihack-rs); default: the layout the home already holds",
     )
     _common(imports)
     imports.set_defaults(handler=run_import)

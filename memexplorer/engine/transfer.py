@@ -22,6 +22,7 @@ from .import_file import MAX_IMPORT_BYTES, check_replace_file, read_export
 from .names import validate_agent_name
 from .private_dirs import make_private_dirs
 from .progress import TaskControl, checkpoint
+from .store_layout import RUST_STORE, Layout
 from .stores import sniff
 from .transfer_common import (
     FORMATS,
@@ -60,6 +61,7 @@ def import_agent_store(
     control: TaskControl | None = None,
     engine: GraphEngine | None = None,
     allow_empty: bool = False,
+    layout: Layout | None = None,
 ) -> ImportResult:
     """Bring an export (or a whole store file) into the agent's store.
 
@@ -70,7 +72,9 @@ def import_agent_store(
     is refused then unless ``allow_empty``. With merge, ids that exist already
     are skipped and counted. ``control`` hears of each stage and may cancel until
     the new store replaces the old one. ``engine`` ("kuzu" or "ladybug") is the
-    one a new store is created with; an existing store keeps its own. Raises
+    one a new store is created with; an existing store keeps its own, and
+    ``layout`` ("python" or "rust"; default: what the home holds) where it goes
+    (:func:`~.transfer_common.hierarchical_store_path`). Raises
     StoreBusyError while another memexplorer writes the store, WritesDisabledError
     under MEMEXPLORER_READ_ONLY=1, StoreUpgradeRequired for an older LadybugDB store.
     """
@@ -92,7 +96,12 @@ def import_agent_store(
     if not source.exists():
         raise StoreNotFoundError(source, "No such file to import")
     store = hierarchical_store_path(
-        agent, storage_path=storage_path, home=home, engine=engine or "kuzu"
+        agent,
+        storage_path=storage_path,
+        home=home,
+        engine=engine or "kuzu",
+        layout=layout,
+        new=True,
     )
     reject_symlink(store, "The store")
     backup_home = amplihack_home(home)
@@ -138,9 +147,10 @@ def import_agent_store(
 
 def _engine_for(store: Path, asked: GraphEngine | None) -> GraphEngine:
     """The engine an import writes with: the existing store's, which ``asked`` may
-    not contradict, else ``asked``, else kuzu."""
+    not contradict, else ``asked``, else ladybug for a new ``graph_db`` (amplihack-rs
+    reads LadybugDB only), else kuzu."""
     if not store.exists() or store.is_dir():
-        return asked or "kuzu"
+        return asked or ("ladybug" if store.name == RUST_STORE else "kuzu")
     existing = sniff(store).engine
     if existing not in ("kuzu", "ladybug"):
         raise NotAStoreError(store, f"This is an {existing} file, not a graph store")

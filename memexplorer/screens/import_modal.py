@@ -130,7 +130,7 @@ class ImportModal(ModalScreen[ImportResult | None]):
             self.agent, self.store = self.cursor_target
         else:
             try:
-                store = hierarchical_store_path(name, home=self.home)
+                store = hierarchical_store_path(name, home=self.home, new=True)
             except MemoryError as error:
                 self.agent = ""
                 self._forget_preview(f"Nothing to import into: {error.message}")
