@@ -76,10 +76,11 @@ def gate_lock_path(store: str | Path) -> Path:
 @dataclass
 class _Held:
     fd: int
-    pid: int
     depth: int
 
 
+#: The stores this process holds. Only this process's own entries are ever here: a
+#: forked child empties it at the fork, so an entry needs no owner PID.
 _HELD: dict[Path, _Held] = {}
 _HELD_LOCK = threading.Lock()
 
@@ -102,8 +103,7 @@ os.register_at_fork(after_in_child=_forget_holds_in_child)
 def gate_held(store: str | Path) -> bool:
     """Whether this process holds the gate of ``store`` now."""
     with _HELD_LOCK:
-        held = _HELD.get(gate_store_path(store))
-        return held is not None and held.pid == os.getpid()
+        return gate_store_path(store) in _HELD
 
 
 @dataclass
@@ -156,7 +156,6 @@ class write_gate:
         self.store = gate_store_path(store)
         self.action = action
         self.allow_upgrade = allow_upgrade
-        self._entered = False
 
     def __enter__(self) -> GateTicket:
         if writes_disabled():
@@ -170,16 +169,17 @@ class write_gate:
             raise refusal
         with _HELD_LOCK:
             held = _HELD.get(self.store)
-            nested = held is not None and held.pid == os.getpid()
-            if held is not None and nested:
+            nested = held is not None
+            if held is not None:
                 held.depth += 1
             else:
-                fd = acquire_lock(self.store, self.action)
-                _HELD[self.store] = _Held(fd, os.getpid(), 1)
-            self._entered = True
-        return GateTicket(
-            self.store, self.action, self.allow_upgrade, nested, snapshot_store(self.store)
-        )
+                _HELD[self.store] = _Held(acquire_lock(self.store, self.action), 1)
+        try:
+            snapshot = snapshot_store(self.store)
+        except BaseException:
+            self.__exit__(None, None, None)  # an entry that failed holds nothing
+            raise
+        return GateTicket(self.store, self.action, self.allow_upgrade, nested, snapshot)
 
     def __exit__(
         self,
@@ -187,12 +187,9 @@ class write_gate:
         error: BaseException | None,
         traceback: TracebackType | None,
     ) -> None:
-        if not self._entered:
-            return
-        self._entered = False
         with _HELD_LOCK:
             held = _HELD.get(self.store)
-            if held is None or held.pid != os.getpid():
+            if held is None:
                 return
             held.depth -= 1
             if held.depth == 0:

@@ -43,7 +43,7 @@ class MissedList(OptionList):
             return
         missed = explanation.missed_as_dicts()
         found = counted(len(missed), "fact")
-        self.border_title = f"missed by {explanation.profile} · {found} ranked finds"
+        self.border_title = f"found by ranked, not by {explanation.profile} · {found}"
         if not missed:
             note = f"Nothing missed: {explanation.profile} returned every fact ranked finds."
             self.add_option(Option(Text(note, style="dim"), disabled=True))

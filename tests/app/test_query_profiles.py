@@ -66,7 +66,7 @@ async def test_missed_facts_say_which_step_cut_them(home):
         assert results.subgraph.nodes == []  # the library keeps the question mark
         missed = screen.query_one(MissedList)
         assert missed.option_count == 20  # ranked's whole answer
-        assert missed.border_title == "missed by library · 20 facts ranked finds"
+        assert missed.border_title == "found by ranked, not by library · 20 facts"
         lines = [str(missed.get_option_at_index(i).prompt) for i in range(missed.option_count)]
         assert all("\n   cut by " in line for line in lines)
         punctuation = "cut by keywords: keyword 'checkout-api?' cannot match because of attached"
@@ -115,7 +115,7 @@ async def test_nothing_missed_is_said_not_left_blank(home):
         screen = await open_query(pilot, "ops-agent", ops_store(home))
         await ask(pilot, screen, "payments team")
         missed = screen.query_one(MissedList)
-        assert missed.border_title == "missed by library · 0 facts ranked finds"
+        assert missed.border_title == "found by ranked, not by library · 0 facts"
         assert missed.option_count == 1 and missed.get_option_at_index(0).disabled
         assert "Nothing missed: library returned every fact ranked finds" in str(
             missed.get_option_at_index(0).prompt

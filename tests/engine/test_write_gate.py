@@ -91,6 +91,30 @@ def test_reentrant_within_one_process_released_by_the_outermost(store: Path) -> 
         pass
 
 
+def test_an_entry_that_fails_after_the_lock_holds_nothing(
+    store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A store whose files cannot be listed fails the entry; the lock taken just before
+    is released, so the next write (in this process or another) is not refused."""
+
+    def unreadable(path: Path) -> None:
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr("memexplorer.engine.write_gate.snapshot_store", unreadable)
+    with pytest.raises(PermissionError), write_gate(store, action="clean"):
+        pytest.fail("entered a gate that could not snapshot the store")
+    assert not gate_held(store)
+    with gate_held_elsewhere(store):
+        pass
+
+
+def test_store_and_action_may_be_named(store: Path) -> None:
+    with write_gate(store=store, action="clean") as ticket:
+        assert (ticket.store, ticket.action, ticket.nested) == (store, "clean", False)
+    with pytest.raises(TypeError):
+        write_gate(store, "clean")  # type: ignore[misc]  # the action is always named
+
+
 def test_read_only_environment_refuses_before_any_lock(
     store: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
