@@ -98,7 +98,8 @@ def _common(parser: argparse.ArgumentParser) -> None:
         "--format",
         default="json",
         choices=list(FORMATS),
-        help="json (transfer format 1.1) or raw-db, a copy of the store (kuzu: alias)",
+        help="json (transfer format 1.1), graph (seed 003's export_graph() shape: nodes "
+        "and edges; import reads either JSON shape) or raw-db, a copy of the store (kuzu: alias)",
     )
     parser.add_argument(
         "--storage-path",

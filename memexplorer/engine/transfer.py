@@ -16,6 +16,7 @@ from pathlib import Path
 from .backend_choice import amplihack_home
 from .collector import collector_paused, release_gradually
 from .exceptions import ImportDataError, InvalidInputError, NotAStoreError, StoreNotFoundError
+from .graph_shape import GRAPH_SHAPE, from_graph_shape, is_graph_shape
 from .hierarchical_memory import GraphEngine
 from .hierarchical_transfer import precheck_import
 from .import_file import MAX_IMPORT_BYTES, check_replace_file, read_export
@@ -122,6 +123,13 @@ def import_agent_store(
     checkpoint(control, "reading the file")
     with collector_paused():
         data = read_export(source)
+        if is_graph_shape(data):
+            data = from_graph_shape(data)
+        elif kind == GRAPH_SHAPE:
+            raise ImportDataError(
+                f"{source} is not in the graph shape ('nodes' and 'edges' lists)",
+                hint="Leave out --format graph to import a transfer-format export.",
+            )
         try:
             precheck_import(data, merge=merge)  # bad files never create or open a store
             if not merge:

@@ -32,9 +32,15 @@ __all__ = [
     "transfer_format",
 ]
 
-Format = Literal["json", "raw-db"]
+Format = Literal["json", "graph", "raw-db"]
 #: The spec's format tokens; ``kuzu`` is its backward-compatible alias of raw-db.
-FORMATS: dict[str, Format] = {"json": "json", "raw-db": "raw-db", "kuzu": "raw-db"}
+#: ``graph`` is seed 003's export_graph() shape (:mod:`.graph_shape`).
+FORMATS: dict[str, Format] = {
+    "json": "json",
+    "graph": "graph",
+    "raw-db": "raw-db",
+    "kuzu": "raw-db",
+}
 #: Files a graph engine keeps beside a single-file store.
 SIDECARS = (".wal", ".shadow")
 _STAT_KEYS = {
