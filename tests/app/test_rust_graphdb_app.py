@@ -47,14 +47,17 @@ async def test_the_app_opens_every_rust_store(rust_graphdb_home, rust_graphdb_ma
         tree = app.screen.query_one(StoresTree)
         nodes = {str(n.data.entry.path.relative_to(rust_graphdb_home)): n
                  for n in tree.root.children if isinstance(n.data, StoreItem)}  # fmt: skip
-        assert set(nodes) == set(rust_graphdb_manifest["databases"])
-        for name, entry in rust_graphdb_manifest["databases"].items():
+        databases = rust_graphdb_manifest["databases"]
+        assert set(nodes) == set(databases)
+        hierarchical = {n: e for n, e in databases.items() if not e["kind"].startswith("flat")}
+        for name, entry in databases.items():
             label = str(nodes[name].label)
             version = entry["header"]["storage_version"]
-            assert f"hierarchical {entry['engine']} {version}" in label, label
+            kind = "hierarchical" if name in hierarchical else "flat"
+            assert f"{kind} {entry['engine']} {version}" in label, label
             assert nodes[name].data.entry.state == "ok"
 
-        for name, entry in rust_graphdb_manifest["databases"].items():
+        for name, entry in hierarchical.items():
             agent = entry["agents"][0]
             table = await _open_table(pilot, nodes[name], agent, "SemanticMemory")
             expected = entry["inventory"]["node_tables"]["SemanticMemory"]["count"]

@@ -23,8 +23,13 @@ pytestmark = pytest.mark.skipif(
 
 
 def _expected_counts(entry: dict) -> dict[str, dict[str, int]]:
-    """Rows per agent and table, from the MANIFEST (absent tables count 0)."""
+    """Rows per agent and table, from the MANIFEST (absent tables count 0); a flat
+    store's agents count their memory tables only."""
     inventory = entry["inventory"]
+    if entry["kind"].startswith("flat"):
+        return {agent: {t: info["per_agent"].get(agent, 0)
+                        for t, info in inventory["node_tables"].items() if "per_agent" in info}
+                for agent in entry["agents"]}  # fmt: skip
     counts: dict[str, dict[str, int]] = {agent: {} for agent in entry["agents"]}
     for table, info in inventory["node_tables"].items():
         for agent in counts:
@@ -47,7 +52,7 @@ def test_stats_json_equals_the_manifest(rust_graphdb_home, rust_graphdb_manifest
     assert set(stores) == {str(rust_graphdb_home / rel) for rel in databases}
     for rel, entry in databases.items():
         found = stores[str(rust_graphdb_home / rel)]
-        assert found["kind"] == "hierarchical"
+        assert found["kind"] == ("flat" if entry["kind"].startswith("flat") else "hierarchical")
         assert (found["engine"], found["storage_version"]) == (
             entry["engine"], entry["header"]["storage_version"])  # fmt: skip
         got = {a: {t: found["agents"].get(a, {}).get(t, 0) for t in tables}
@@ -93,3 +98,23 @@ def test_writes_to_the_legacy_kuzu_db_name_the_migrate_command(rust_graphdb_home
     assert "Legacy store is read-only" in err
     assert f"memexplorer migrate {legacy} {legacy.with_name('graph_db')} --engine ladybug" in err
     assert checksums(legacy) == before
+
+
+def test_tree_auto_detects_graph_db_and_lists_the_live_sessions(
+    rust_graphdb_home, rust_graphdb_manifest, capsys, monkeypatch
+):
+    # resolve_backend_with_autodetect: a graph_db under hierarchical_memory/ -> graph-db.
+    monkeypatch.setenv("HOME", str(rust_graphdb_home / "home"))
+    monkeypatch.delenv("AMPLIHACK_MEMORY_BACKEND", raising=False)
+    assert main(["tree", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["backend"], data["resolution"]["source"]) == ("graph-db", "auto-detect")
+    assert data["path"].endswith("home/.amplihack/memory_graph.db")
+    flat = rust_graphdb_manifest["databases"]["home/.amplihack/memory_graph.db"]
+    deleted = {d["session_id"] for d in flat["deleted_sessions"]}
+    expected: dict[str, set[str]] = {}
+    for learning in flat["learnings"]:
+        if learning["memory_id"] and learning["session_id"] not in deleted:
+            expected.setdefault(learning["session_id"], set()).add(learning["memory_id"])
+    shown = {s["session_id"]: {m["memory_id"] for m in s["memories"]} for s in data["sessions"]}
+    assert shown == expected
