@@ -14,7 +14,9 @@ from store_helpers import checksums
 from textual_fastdatatable import DataTable
 
 from memexplorer.app import create_app
+from memexplorer.engine.exceptions import LegacyStoreError
 from memexplorer.screens.chain_screen import ChainScreen
+from memexplorer.screens.error_modal import ErrorModal
 from memexplorer.screens.node_detail_screen import NodeDetailScreen
 from memexplorer.widgets.chain_timeline import ChainTimeline
 from memexplorer.widgets.node_table import NodeTable
@@ -91,4 +93,28 @@ async def test_the_app_opens_every_rust_store(rust_graphdb_home, rust_graphdb_ma
         # docs-site: jekyll, hugo, mkdocs, then docusaurus and sphinx both replace
         # mkdocs (a fork), then mkdocs again: six facts in one chain.
         assert len(screen.chains) == 1 and len(timeline.chain.steps) == 6
+    assert checksums(rust_graphdb_home) == before
+
+
+async def test_writing_mode_on_a_legacy_kuzu_db_names_the_migrate_command(rust_graphdb_home):
+    home = rust_graphdb_home / "home" / ".amplihack"
+    legacy = home / "hierarchical_memory" / "legacy-agent" / "kuzu_db"
+    before = checksums(rust_graphdb_home)
+    app = create_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        tree = app.screen.query_one(StoresTree)
+        node = next(n for n in tree.root.children
+                    if isinstance(n.data, StoreItem) and n.data.entry.path == legacy)  # fmt: skip
+        tree.focus()
+        tree.move_cursor(node)
+        await settle(pilot)
+        for key in ("w", "y"):
+            await pilot.press(key)
+            await settle(pilot, (LegacyStoreError,))
+        assert isinstance(app.screen, ErrorModal)
+        assert app.screen.error_title == LegacyStoreError.title
+        command = f"memexplorer migrate {legacy} {legacy.with_name('graph_db')} --engine ladybug"
+        assert command in app.screen.message
+        assert not app.browsers.writing(legacy)
     assert checksums(rust_graphdb_home) == before
