@@ -16,6 +16,7 @@ __all__ = [
     "restored_summary",
     "rows_and_edges",
     "whole_store_question",
+    "with_article",
 ]
 
 
@@ -23,6 +24,12 @@ def counted(count: int, noun: str, plural: str | None = None) -> str:
     """``1 row``, ``2 rows``, ``1,204 edges``: the count with the noun it agrees with."""
     word = noun if count == 1 else plural or f"{noun}s"
     return f"{count:,} {word}"
+
+
+def with_article(noun: str) -> str:
+    """``an experience``, ``a cognitive``: the noun with the article it is said with
+    (by its first letter, which is right for every store kind memexplorer names)."""
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
 
 
 def rows_and_edges(rows: int, edges: int) -> str:

@@ -159,7 +159,7 @@ def migrate_store(
     before = summarize_store(fmt)
     if before.kind != "hierarchical":
         raise InvalidInputError(
-            f"{source_path} is a {before.kind} store; migrate copies HierarchicalMemory stores",
+            f"{source_path} holds {before.kind} memory; migrate copies HierarchicalMemory stores",
             hint="memexplorer stats says what each store is.",
         )
     chosen = _chosen_agents(before.agents, agents)

@@ -25,7 +25,7 @@ from memexplorer.engine.transfer import ExportResult, ImportResult
 from memexplorer.session_mode import write_action
 from memexplorer.widgets.node_table import NodeTable, TableSource
 from memexplorer.widgets.stores_tree import AgentItem, StoreItem, StoresTree, TableItem
-from memexplorer.wording import restored_summary, rows_and_edges
+from memexplorer.wording import restored_summary, rows_and_edges, with_article
 
 from .backups_screen import BackupsScreen
 from .clean_modal import CleanModal
@@ -245,7 +245,8 @@ class OperatorActions(Screen[None]):
             return None
         entry, agent = target
         if entry.kind != "hierarchical":
-            self.notify(f"{entry.path.name} is a {entry.kind} store: {reason}", title=title,
+            kind = with_article(entry.kind)
+            self.notify(f"{entry.path.name} is {kind} store: {reason}", title=title,
                         severity="warning")  # fmt: skip
             return None
         return entry, agent

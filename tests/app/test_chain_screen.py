@@ -99,7 +99,7 @@ async def test_c_where_there_are_no_chains_warns(home):
         await settle(pilot)
         assert isinstance(app.screen, MainScreen)
         assert _warnings(app) == [
-            ("No chains here", "experiences.db is a experience store: no temporal chains")
+            ("No chains here", "experiences.db is an experience store: no temporal chains")
         ]
         app.open_node(
             NodeRef(_ops_store(home), "EpisodicMemory", "f5057fee-4c3e-4459-82dd-21250b729601")

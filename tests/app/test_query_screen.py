@@ -311,14 +311,14 @@ async def test_q_uses_the_open_tables_agent_and_refuses_other_kinds(reference_st
         assert isinstance(app.screen, QueryScreen) and app.screen.agent == "support-bot"
         await pilot.press("escape")
         await settle(pilot)
-        for kind in ("experience", "cognitive"):
+        for kind, said in (("experience", "an experience"), ("cognitive", "a cognitive")):
             other = next(a for a in agents if a.data.entry.kind == kind)
             tree.focus()
             tree.move_cursor(other)
             await pilot.press("q")
             await settle(pilot)
             assert app.screen is main
-            assert f"is a {kind} store" in notes[-1] and "hierarchical" in notes[-1]
+            assert f"is {said} store" in notes[-1] and "hierarchical" in notes[-1]
             assert notes[-1].startswith("No retrieval here: ")
 
 
