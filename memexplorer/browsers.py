@@ -73,6 +73,9 @@ class BrowserPool:
         graph = getattr(self._browsers.get(path), "graph", None)
         left = getattr(graph, "unreplayed_log", None)
         label = read_only_label()
+        if getattr(graph, "read_by_cache", False):
+            replayed = ", its log replayed on a private copy" if graph.replayed_log else ""
+            return f"{label}, read by {graph.read_by}{replayed}"
         return f"{label}, {left.note}" if left is not None else label
 
     def set_writing(self, path: Path, writing: bool, *, allow_upgrade: bool = False) -> None:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 import tarfile
 from pathlib import Path
 
@@ -125,4 +128,47 @@ def _no_user_home(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     <home>/backups, and home defaults to $HOME/.amplihack)."""
     folder = tmp_path / "user-home"  # created only if something writes there
     monkeypatch.setenv("HOME", str(folder))
+    return folder
+
+
+@pytest.fixture(autouse=True)
+def _private_engine_cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """No test reads or installs into the operator's engine cache (memexplorer engines):
+    each test starts with an empty one of its own."""
+    folder = tmp_path / "engine-cache"
+    monkeypatch.setenv("MEMEXPLORER_ENGINE_CACHE", str(folder))
+    return folder
+
+
+@pytest.fixture(scope="session")
+def _installed_ladybug_0171(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An engine cache holding ladybug 0.17.1, installed from the package index once
+    per session by `memexplorer engines add` (in a subprocess: the real command)."""
+    folder = tmp_path_factory.mktemp("engine-cache-0171")
+    env = {**os.environ, "MEMEXPLORER_ENGINE_CACHE": str(folder)}
+    done = subprocess.run(
+        [sys.executable, "-m", "memexplorer", "engines", "add", "ladybug==0.17.1"],
+        env=env, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return folder
+
+
+@pytest.fixture
+def ladybug_0171_cache(_installed_ladybug_0171: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The engine cache with ladybug 0.17.1 (shared by the tests that read with it)."""
+    monkeypatch.setenv("MEMEXPLORER_ENGINE_CACHE", str(_installed_ladybug_0171))
+    return _installed_ladybug_0171
+
+
+@pytest.fixture(scope="session")
+def _installed_kuzu_0101(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An engine cache holding kuzu 0.10.1 (storage version 38, folder layout)."""
+    folder = tmp_path_factory.mktemp("engine-cache-kuzu0101")
+    env = {**os.environ, "MEMEXPLORER_ENGINE_CACHE": str(folder)}
+    done = subprocess.run(
+        [sys.executable, "-m", "memexplorer", "engines", "add", "kuzu==0.10.1"],
+        env=env, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
     return folder

@@ -63,7 +63,8 @@ def test_every_write_open_tells_the_one_story(crashed_writer):
         open_graph_store(crashed_writer, read_only=False, allow_upgrade=True)
     error = caught.value
     assert str(error).startswith(f"{STORY} {VERSIONS} cannot replay")
-    assert "not damaged" in error.hint and "ladybug 0.17.1" in error.hint
+    assert "not damaged" in error.hint and "0.17.1" in error.hint
+    assert "memexplorer engines add ladybug==0.17.1" in error.hint
     assert (error.found, error.installed, error.log_bytes) == (41, 49, 1448)
     assert _snapshot(crashed_writer) == before
 
@@ -141,3 +142,14 @@ def test_audit_reads_the_checkpoint_and_says_so(crashed_writer, capsys):
     assert note.endswith("read at its last checkpoint; 1,448 bytes of log not replayed")
     assert STORY in err
     assert _snapshot(crashed_writer) == before
+
+
+def test_without_the_release_that_wrote_it_stats_says_what_to_run(crashed_writer, capsys):
+    assert main(["stats", str(crashed_writer), "--json"]) == 0
+    [summary] = json.loads(capsys.readouterr().out)["stores"]
+    assert summary["written_by"] == "ladybug 0.17.0 or 0.17.1"
+    assert summary["read_by"] == "ladybug 0.22.0, at its last checkpoint"
+    assert summary["add_command"] == "memexplorer engines add ladybug==0.17.1"
+    assert main(["stats", str(crashed_writer)]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "to read it whole: memexplorer engines add ladybug==0.17.1" in text

@@ -62,7 +62,10 @@ def test_stats_json_matches_the_manifest(ladybug_stores, ladybug_manifest, capsy
     stats = _stats(capsys, path)
     assert checksums(ladybug_stores) == before  # stats only reads: no byte, no file changed
     assert set(stats) <= {"path", "kind", "engine", "storage_version", "agents",
-                          "absent_tables", "layout"}  # fmt: skip
+                          "absent_tables", "layout", "written_by", "read_by"}  # fmt: skip
+    if stats["engine"] == "ladybug":  # the manifest: written by ladybug 0.22.0, memexplorer's own
+        assert stats["written_by"] == f"ladybug {ladybug_manifest['ladybug_version']}"
+        assert stats["read_by"] == f"ladybug {ladybug_manifest['ladybug_version']}"
     assert stats["path"] == str(path)
     inventory = entry["inventory"]
     if rel.endswith("experiences.db"):

@@ -34,11 +34,28 @@ def _print_stats(summaries: list[StoreSummary], *, wide: bool = False) -> None:
         for agent, counts in sorted(summary.agents.items()):
             table.add_row(agent, *(f"{counts.get(t, 0):,}" for t in tables))
         console.print(table)
+        if summary.written_by:
+            console.print(
+                f"  [dim]written by {escape(summary.written_by)} · read by "
+                f"{escape(summary.read_by or 'nothing installed')}[/dim]",
+                highlight=False,
+            )
+        if summary.add_command:
+            console.print(f"  [yellow]to read it whole: {escape(summary.add_command)}[/yellow]")
         if summary.note:
             console.print(f"  [yellow]{escape(summary.note)}[/yellow]")
         if summary.absent_tables:
             console.print(f"  [dim]absent tables: {', '.join(summary.absent_tables)}[/dim]")
         console.print()
+
+
+def _error_dict(exc: MemoryError) -> dict[str, object]:
+    data: dict[str, object] = {
+        "path": str(getattr(exc, "path", "")), "error": exc.title, "message": exc.message,
+    }  # fmt: skip
+    if command := getattr(exc, "add_command", ""):
+        data["add_command"] = command
+    return data
 
 
 def run(args: argparse.Namespace) -> int:
@@ -56,10 +73,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         payload: dict[str, object] = {"stores": [s.to_dict() for s in summaries]}
         if failures:
-            payload["errors"] = [
-                {"path": str(getattr(e, "path", "")), "error": e.title, "message": e.message}
-                for e in failures
-            ]
+            payload["errors"] = [_error_dict(e) for e in failures]
         print_json(payload)
     else:
         if not summaries:
@@ -67,6 +81,8 @@ def run(args: argparse.Namespace) -> int:
         _print_stats(summaries, wide=getattr(args, "wide", False))
     for exc in failures:
         warn(f"{exc.title}: {exc.message}")
+        if command := getattr(exc, "add_command", ""):
+            warn(f"to read it: {command}")
     return EXIT_FAILED if failures and not summaries else EXIT_OK
 
 

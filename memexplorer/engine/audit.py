@@ -27,6 +27,7 @@ from .exceptions import CorruptStoreError, MemoryError
 from .graphdb import GraphStore, identifier
 from .inspection import AGENT_COLUMNS, open_graph, open_sqlite_readonly
 from .security import HIGH, SECRET_PATTERNS, SecretFinding, SecretPattern, find_secrets
+from .store_readers import store_reader
 from .stored_json import BASE64_JSON_REGEX, stored_json_text
 from .stores import StoreFormat, find_stores, sniff
 from .writer_log import unreplayable_log
@@ -507,7 +508,9 @@ def audit_paths(paths: Iterable[str | Path], agent: str | None = None) -> AuditR
                 continue
             seen.add(resolved)
             try:
-                if (left := unreplayable_log(fmt)) is not None:
+                reader = store_reader(fmt)
+                replayed = reader is not None and reader.runtime is not None
+                if not replayed and (left := unreplayable_log(fmt)) is not None:
                     report.notes[fmt.path] = f"{left.story}; {left.note}"
                 report.findings.extend(audit_store(fmt, agent))
             except MemoryError as exc:

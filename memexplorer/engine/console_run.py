@@ -74,8 +74,10 @@ class QueryProcess:
         self._lock = threading.Lock()
         self._used = False
         store = str(getattr(self.graph, "opened_path", self.graph.path))
+        # a store read by a cached release: the child runs under that release's Python
+        python = getattr(self.graph, "python", sys.executable)
         self._process: subprocess.Popen[bytes] | None = subprocess.Popen(
-            [sys.executable, "-P", str(_CHILD), self.graph.engine, store],
+            [python, "-P", str(_CHILD), self.graph.engine, store],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

@@ -15,6 +15,7 @@ __all__ = [
     "AgentNameError",
     "CompactionError",
     "CorruptStoreError",
+    "EngineCacheError",
     "EngineError",
     "EngineWorkerError",
     "ExperienceNotFoundError",
@@ -64,6 +65,13 @@ class MemoryError(Exception):
 
 
 EngineError = MemoryError
+
+
+class EngineCacheError(MemoryError):
+    """Adding, listing or removing an engine release in memexplorer's cache failed;
+    nothing half-installed is left behind."""
+
+    title = "Engine release not installed"
 
 
 class ExperienceNotFoundError(MemoryError):
@@ -125,7 +133,16 @@ class CorruptStoreError(StoreError):
 
 
 class UnsupportedEngineError(StoreError):
+    """No engine at hand opens this store. ``add_command`` is the command that
+    installs the release that does into memexplorer's cache, when one would."""
+
     title = "Store needs another engine"
+
+    def __init__(
+        self, path: str | Path, message: str, *, hint: str | None = None, add_command: str = ""
+    ) -> None:
+        self.add_command = add_command
+        super().__init__(path, message, hint=hint)
 
 
 class StoreUpgradeRequired(StoreError):

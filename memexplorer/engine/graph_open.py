@@ -18,14 +18,41 @@ from .graphdb import KuzuStore
 from .ladybug_store import LadybugStore, ladybug_installed
 from .private_dirs import make_private_dirs
 from .storage_versions import LADYBUG_INSTALL, LADYBUG_PINNED, LADYBUG_READS, ladybug_release
+from .store_readers import store_log, store_reader
 from .stores import StoreFormat, require_kuzu_readable, sniff
-from .writer_log import CheckpointStore, unreplayable_log
+from .worker_process import WorkerRuntime
+from .writer_log import CheckpointStore, ReplayedLogStore, unreplayable_log
 
 __all__ = ["open_graph_store", "require_graph_readable", "require_replayable"]
 
 
 def require_graph_readable(fmt: StoreFormat) -> None:
-    """Raise a clear error unless an installed engine can open this graph store."""
+    """Raise a clear error unless an installed engine can open this graph store: the
+    pinned release, or a release of the store's storage version in the engine cache.
+    A refusal names the command that installs the release that reads it."""
+    reader = store_reader(fmt)
+    if reader is not None and reader.runtime is not None:
+        return
+    command = reader.add_command if reader is not None else None
+    try:
+        _require_pinned_reads(fmt)
+    except UnsupportedEngineError as refused:
+        if not command:
+            raise
+        raise UnsupportedEngineError(
+            fmt.path,
+            refused.message.removesuffix(f": {fmt.path}"),
+            hint=_with_command(refused.hint, command),
+            add_command=command,
+        ) from None
+
+
+def _with_command(hint: str, command: str) -> str:
+    added = f"add the release that wrote it, and memexplorer reads the store with it: {command}"
+    return f"{hint} Or {added}." if hint else f"To read it, {added}."
+
+
+def _require_pinned_reads(fmt: StoreFormat) -> None:
     if fmt.engine != "ladybug":
         require_kuzu_readable(fmt)
         return
@@ -81,15 +108,24 @@ def open_graph_store(
     callers that set it ask the operator first and keep a backup (see
     :class:`~.ladybug_store.LadybugStore`). Kuzu stores are always version 39.
 
-    A LadybugDB store whose older writer stopped without closing (a log the
-    installed ladybug cannot replay, see :mod:`.writer_log`) opens read-only at
-    its last checkpoint, with ``unreplayed_log`` set; any write open raises
-    :class:`~.exceptions.UnreplayableLogError`, the one story told everywhere.
+    A store of another storage version than the pinned releases read, or whose
+    older writer stopped without closing (a log the installed ladybug cannot
+    replay, see :mod:`.writer_log`), opens read-only through the release of its
+    storage version in the engine cache (:mod:`.store_readers`), which replays
+    such a log on a private copy. Without that release, such a LadybugDB store
+    opens read-only at its last checkpoint, with ``unreplayed_log`` set; any
+    write open raises :class:`~.exceptions.UnreplayableLogError`, the one story
+    told everywhere.
     """
     path = Path(path)
     fmt: StoreFormat | None = None
     if path.exists() or path.is_symlink():
         fmt = sniff(path)
+        reader = store_reader(fmt)
+        if reader is not None and reader.runtime is not None:
+            if not read_only:
+                require_replayable(fmt)  # the one story for a crashed writer's store
+            return _open_cached(fmt, reader.runtime, read_only, buffer_pool_size, max_db_size)
         require_graph_readable(fmt)
         engine = fmt.engine
         if not read_only:
@@ -107,6 +143,29 @@ def open_graph_store(
     if fmt is None and path.is_file():
         path.chmod(0o600)  # a store this call created: private before any row is in it
     return store
+
+
+def _open_cached(
+    fmt: StoreFormat,
+    runtime: WorkerRuntime,
+    read_only: bool,
+    buffer_pool_size: int | None,
+    max_db_size: int,
+) -> GraphStore:
+    """Read a store with a cached release of its storage version: a log a writer left
+    is replayed on a private copy (never on the store); otherwise the store itself
+    is opened read-only. Writing is refused (see ``cached_worker``)."""
+    log = store_log(fmt)
+    version = fmt.storage_version or 0
+    if log is not None and read_only:
+        return ReplayedLogStore(
+            fmt.path, log, runtime, version,
+            buffer_pool_size=buffer_pool_size, max_db_size=max_db_size,
+        )  # fmt: skip
+    return LadybugStore(
+        fmt.path, read_only=read_only, storage_version=version, runtime=runtime,
+        buffer_pool_size=buffer_pool_size, max_db_size=max_db_size,
+    )  # fmt: skip
 
 
 def _open(

@@ -14,6 +14,7 @@ from typing import Literal
 from .exceptions import CorruptStoreError, StoreLockedError
 from .graph_open import open_graph_store
 from .graphdb import GraphStore, identifier
+from .store_readers import store_reader
 from .stores import StoreFormat, sniff
 
 __all__ = [
@@ -60,6 +61,13 @@ class StoreSummary:
     #: Set when the store was read at its last checkpoint (a log left unreplayed).
     note: str = ""
     unreplayed_log: dict[str, object] | None = None
+    #: Graph stores: the releases that write its storage version, the release that
+    #: read it, and the command that adds the release that reads it whole.
+    written_by: str = ""
+    read_by: str | None = None
+    add_command: str = ""
+    #: Read by a release from the engine cache, not memexplorer's own.
+    read_by_cache: bool = False
 
     def counts_by_agent(self) -> dict[str, dict[str, int]]:
         """Every agent with every table of the store, 0 where it has no rows, so
@@ -86,6 +94,11 @@ class StoreSummary:
             data["note"] = self.note
         if self.unreplayed_log:
             data["unreplayed_log"] = self.unreplayed_log
+        if self.written_by:
+            data["written_by"] = self.written_by
+            data["read_by"] = self.read_by
+        if self.add_command:
+            data["add_command"] = self.add_command
         return data
 
 
@@ -153,6 +166,7 @@ def _graph_counts(graph: GraphStore, columns: dict[str, set[str]]) -> dict[str, 
 
 
 def _summarize_graph(fmt: StoreFormat) -> StoreSummary:
+    reader = store_reader(fmt)
     with open_graph_store(fmt.path, read_only=True) as graph:
         node_tables = graph.node_tables()
         rel_tables = graph.rel_tables()
@@ -163,6 +177,13 @@ def _summarize_graph(fmt: StoreFormat) -> StoreSummary:
         if (left := graph.unreplayed_log) is not None:
             summary.note = f"{left.story}; {left.note}"
             summary.unreplayed_log = left.to_dict()
+        if (log := getattr(graph, "replayed_log", None)) is not None:
+            summary.note = f"its writer's log ({log.name}) replayed on a private copy"
+        if reader is not None:
+            summary.written_by = reader.written_by
+            summary.read_by = reader.read_by
+            summary.add_command = reader.add_command or ""
+            summary.read_by_cache = reader.runtime is not None
         if kind == "flat":
             from .flat_graph import live_agent_counts
 

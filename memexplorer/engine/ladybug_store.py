@@ -11,15 +11,8 @@ next store this process opens: starting one (Python and ladybug) costs about
 
 from __future__ import annotations
 
-import atexit
-import contextlib
 import importlib.util
-import os
 import pickle
-import struct
-import subprocess
-import sys
-import tempfile
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -42,15 +35,18 @@ from .graph_store import (
     translate_open_error,
     translate_query_error,
 )
-from .ladybug_worker import ARROW, ERROR, HELLO, VALUE, read_frame, write_frame
+from .ladybug_worker import ARROW, ERROR, VALUE
 from .storage_versions import LADYBUG_INSTALL, LADYBUG_PINNED, ladybug_release
+from .worker_process import (
+    PINNED_LADYBUG,
+    WorkerGone,
+    WorkerRuntime,
+    cached_worker,
+    give_back,
+    take_worker,
+)
 
 __all__ = ["LadybugStore", "installed_ladybug", "ladybug_installed"]
-
-_WORKER_FILE = Path(__file__).with_name("ladybug_worker.py")
-_MAX_IDLE = 2
-_IDLE: list[_Worker] = []
-_IDLE_LOCK = threading.Lock()
 
 
 def ladybug_installed() -> bool:
@@ -67,11 +63,11 @@ def installed_ladybug() -> tuple[str, int] | None:
     worker (None when ladybug is missing or does not load)."""
     if not ladybug_installed():
         return None
-    worker = _take_worker()
+    worker = take_worker()
     if worker.hello is None:
         return None  # the worker has stopped itself
     hello = worker.hello
-    _give_back(worker)
+    give_back(worker)
     return hello
 
 
@@ -81,121 +77,6 @@ def _missing(path: Path, found: int | None, why: str) -> UnsupportedEngineError:
         f"This is a LadybugDB store (storage version {found}); {why}",
         hint=f"Install ladybug {LADYBUG_PINNED}, which reads it: {LADYBUG_INSTALL}.",
     )
-
-
-class _WorkerGone(Exception):
-    """The worker's pipes closed: it exited or was killed."""
-
-
-class _Worker:
-    """One worker process: its request and answer pipes and its control pipe."""
-
-    def __init__(self) -> None:
-        control_read, self.control = os.pipe()
-        # Kept open for the worker's life: its last words explain a crash.
-        self.stderr = tempfile.TemporaryFile()  # noqa: SIM115
-        try:
-            self.process = subprocess.Popen(
-                [sys.executable, "-P", str(_WORKER_FILE), str(control_read)],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=self.stderr,
-                pass_fds=(control_read,),
-                start_new_session=True,
-            )
-        finally:
-            os.close(control_read)
-        self.owner = os.getpid()
-        self.number = 0
-        self.running = 0
-        frame = read_frame(self.process.stdout)  # type: ignore[arg-type]
-        self.hello: tuple[str, int] | None = None
-        self.import_error = ""
-        if frame is None:
-            self.import_error = self.last_words() or "the worker stopped while starting"
-        elif frame[0] == HELLO:
-            self.hello = pickle.loads(frame[1])
-        else:
-            self.import_error = pickle.loads(frame[1])[1]
-        if self.hello is None:
-            self.stop()
-
-    def alive(self) -> bool:
-        return self.owner == os.getpid() and self.process.poll() is None
-
-    def call(self, op: str, *args: Any) -> tuple[int, bytes]:
-        """Send one request and wait for its answer (callers serialise calls)."""
-        self.number += 1
-        request = pickle.dumps((self.number, op, args), pickle.HIGHEST_PROTOCOL)
-        try:
-            write_frame(self.process.stdin, 0, request)  # type: ignore[arg-type]
-            self.running = self.number
-            frame = read_frame(self.process.stdout)  # type: ignore[arg-type]
-        except (BrokenPipeError, ValueError, OSError):
-            frame = None
-        finally:
-            self.running = 0
-        if frame is None:
-            raise _WorkerGone
-        return frame
-
-    def interrupt(self) -> None:
-        """Ask the worker to stop the request now running (any thread)."""
-        number = self.running
-        if number:
-            with contextlib.suppress(OSError):
-                os.write(self.control, struct.pack("<Q", number))
-
-    def last_words(self) -> str:
-        """How the worker ended: its exit status and last line on stderr."""
-        try:
-            code = self.process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            code = None
-        self.stderr.seek(0)
-        lines = self.stderr.read().decode("utf-8", "replace").strip().splitlines()
-        status = f"killed by signal {-code}" if code and code < 0 else f"exit code {code}"
-        return f"{status}; {lines[-1]}" if lines else status
-
-    def stop(self) -> None:
-        """Close the request pipe (the worker closes its database and exits)."""
-        for stream in (self.process.stdin, self.process.stdout):
-            with contextlib.suppress(OSError):
-                stream.close()  # type: ignore[union-attr]
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        os.close(self.control)
-        self.stderr.close()
-
-
-def _take_worker() -> _Worker:
-    with _IDLE_LOCK:
-        while _IDLE:
-            worker = _IDLE.pop()
-            if worker.alive():
-                return worker
-            worker.stop()
-    return _Worker()
-
-
-def _give_back(worker: _Worker) -> None:
-    with _IDLE_LOCK:
-        if worker.alive() and len(_IDLE) < _MAX_IDLE:
-            _IDLE.append(worker)
-            return
-    worker.stop()
-
-
-@atexit.register
-def _stop_idle_workers() -> None:
-    with _IDLE_LOCK:
-        idle, _IDLE[:] = list(_IDLE), []
-    for worker in idle:
-        if worker.owner == os.getpid():
-            worker.stop()
 
 
 class LadybugStore(GraphStoreBase):
@@ -210,6 +91,10 @@ class LadybugStore(GraphStoreBase):
     ``allow_upgrade`` is set. A caller that sets it should ask the operator
     first and keep a backup of the file. ``storage_version`` is the version
     read from the header (None for a new store).
+
+    With a ``runtime`` of a cached release (:mod:`.engine_cache`) the worker runs
+    that release instead, kuzu or ladybug, read-only only: ``engine`` is then the
+    runtime's package, and ``read_by`` names the release.
     """
 
     engine = "ladybug"
@@ -223,6 +108,7 @@ class LadybugStore(GraphStoreBase):
         buffer_pool_size: int | None = None,
         max_db_size: int = 0,
         allow_upgrade: bool = False,
+        runtime: WorkerRuntime = PINNED_LADYBUG,
     ) -> None:
         self.path = Path(path)
         self.read_only = read_only
@@ -230,9 +116,21 @@ class LadybugStore(GraphStoreBase):
         self._in_transaction = False
         self._closed = True
         self._gone: EngineWorkerError | None = None
-        if not ladybug_installed():
+        #: Which release reads the store (``"ladybug 0.17.1"``), for stats and the tree.
+        self.read_by = runtime.label
+        #: The interpreter that has that release (console queries run under it too).
+        self.python = runtime.python
+        #: Read by a release from the engine cache (read-only), not memexplorer's own.
+        self.read_by_cache = not runtime.pinned
+        #: The log a cached release replayed on a private copy (see writer_log).
+        self.replayed_log: Path | None = None
+        if not runtime.pinned:
+            self.engine = runtime.package
+            worker = cached_worker(self.path, runtime, storage_version, read_only)
+        elif not ladybug_installed():
             raise _missing(self.path, storage_version, "the 'ladybug' package is not installed")
-        worker = _take_worker()
+        else:
+            worker = take_worker()
         if worker.hello is None:
             raise _missing(
                 self.path, storage_version, f"the 'ladybug' package cannot be loaded "
@@ -242,9 +140,10 @@ class LadybugStore(GraphStoreBase):
         #: The storage version the installed ladybug writes (a new store gets it).
         self.installed_storage_version = installed
         try:
-            self._check_version(storage_version, installed, allow_upgrade)
+            if runtime.pinned:
+                self._check_version(storage_version, installed, allow_upgrade)
         except MemoryError:
-            _give_back(worker)
+            give_back(worker)
             raise
         self.storage_version = storage_version if read_only and storage_version else installed
         if buffer_pool_size is None:
@@ -254,11 +153,11 @@ class LadybugStore(GraphStoreBase):
             kind, payload = worker.call(
                 "open", str(self.path), read_only, buffer_pool_size, max_db_size
             )
-        except _WorkerGone:
+        except WorkerGone:
             raise self._stopped() from None
         if kind == ERROR:
-            _give_back(worker)
-            raise translate_open_error(self.path, pickle.loads(payload)[1], "ladybug")
+            give_back(worker)
+            raise translate_open_error(self.path, pickle.loads(payload)[1], self.engine)
         self._closed = False
 
     def _check_version(self, found: int | None, installed: int, allow_upgrade: bool) -> None:
@@ -303,7 +202,7 @@ class LadybugStore(GraphStoreBase):
                 raise QueryError(f"The store is closed: {self.path}")
             try:
                 kind, payload = self._worker.call(op, *args)
-            except _WorkerGone:
+            except WorkerGone:
                 raise self._stopped() from None
         if kind == VALUE:
             return pickle.loads(payload)
@@ -311,7 +210,7 @@ class LadybugStore(GraphStoreBase):
             import pyarrow as pa
 
             return pa.ipc.open_stream(pa.py_buffer(payload)).read_all()
-        raise translate_query_error(self.path, pickle.loads(payload)[1], "ladybug", what)
+        raise translate_query_error(self.path, pickle.loads(payload)[1], self.engine, what)
 
     def rows(
         self, cypher: str, params: dict[str, Any] | None = None, *, reuse: bool = False
@@ -378,10 +277,10 @@ class LadybugStore(GraphStoreBase):
             self._closed = True
             try:
                 kind, _ = self._worker.call("close")
-            except _WorkerGone:
+            except WorkerGone:
                 self._worker.stop()
                 return
             if kind == VALUE:
-                _give_back(self._worker)
+                give_back(self._worker)
             else:
                 self._worker.stop()

@@ -3,8 +3,10 @@
 kuzu and ladybug cannot be loaded into one Python process (their native
 modules register the same types), so the engine runs ladybug here and talks
 to it through :class:`~.ladybug_store.LadybugStore`. This file is run by path
-(``python -P ladybug_worker.py CONTROL_FD``) and imports only the standard
-library until it loads ``ladybug``: starting stays fast, and memexplorer (which
+(``python -P ladybug_worker.py CONTROL_FD [PACKAGE]``) and imports only the
+standard library until it loads ``ladybug`` (or, for a cached older release,
+``kuzu``: the two Python APIs are the same; see :mod:`.worker_process`):
+starting stays fast, and memexplorer (which
 imports kuzu) is never loaded next to it. The client imports the framing
 helpers below from this same file, so both sides speak one protocol.
 
@@ -91,6 +93,19 @@ def normalize_rows(rows: list[list[Any]], types: list[str]) -> list[list[Any]]:
     for row in rows if columns else ():
         for i in columns:
             row[i] = normalize(row[i])
+    return rows
+
+
+def take_rows(result: Any, cap: int) -> list[list[Any]]:
+    """Up to ``cap`` rows (all when negative). kuzu before 0.11 has neither
+    ``get_all`` nor ``get_n``, only ``has_next``/``get_next``."""
+    if cap < 0 and hasattr(result, "get_all"):
+        return result.get_all()
+    if cap >= 0 and hasattr(result, "get_n"):
+        return result.get_n(cap)
+    rows = []
+    while (cap < 0 or len(rows) < cap) and result.has_next():
+        rows.append(result.get_next())
     return rows
 
 
@@ -200,7 +215,7 @@ class Server:
             types = result.get_column_data_types()
             if result.get_num_tuples() > ARROW_ROWS_ABOVE and all(map(plain_column, types)):
                 return ARROW, self.ipc(result.get_as_arrow(chunk_size=100_000))
-            return self.value(normalize_rows(result.get_all(), types))
+            return self.value(normalize_rows(take_rows(result, -1), types))
         finally:
             result.close()
 
@@ -219,7 +234,7 @@ class Server:
             result = self.run(cypher, None)
             names = list(result.get_column_names())
             types = result.get_column_data_types()
-            rows = result.get_n(cap) if cap > 0 else []
+            rows = take_rows(result, cap) if cap > 0 else []
             more = result.has_next()
             result.close()
         finally:
@@ -243,15 +258,14 @@ class Server:
         return memoryview(sink.getvalue())
 
 
-def serve(control_fd: int) -> None:
+def serve(control_fd: int, package: str = "ladybug") -> None:
     # Answers go to a private copy of stdout; fd 1 then points at stderr, so
     # anything the library prints cannot corrupt a frame.
     out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     requests = sys.stdin.buffer
     try:
-        import ladybug
-
+        ladybug = __import__(package)
         hello = (str(ladybug.__version__), int(ladybug.storage_version))
     except Exception as exc:
         write_frame(out, ERROR, pickle.dumps(("import", f"{type(exc).__name__}: {exc}"), _PICKLE))
@@ -273,4 +287,4 @@ if __name__ == "__main__":
     # The terminal's Ctrl+C is for the app; the worker stops when its client
     # closes the request pipe (or dies).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    serve(int(sys.argv[1]))
+    serve(int(sys.argv[1]), sys.argv[2] if len(sys.argv) > 2 else "ladybug")

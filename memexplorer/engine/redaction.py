@@ -127,21 +127,39 @@ def _graph_kind(graph: GraphStore) -> str:
     return detect_kind(set(tables) | set(graph.rel_tables()), columns)
 
 
+def _graph_plans(
+    graph: GraphStore, nodes: list[FindingLocation], skipped: list[str]
+) -> tuple[list[SavedTable], list[tuple[str, str, list]]]:
+    """The rows to back up and, per table, the values to set."""
+    backups: list[SavedTable] = []
+    plans = []
+    for table, wanted in _by_table(nodes).items():
+        saved = save_nodes(graph, table, [values[0] for values in wanted])
+        kept, changes = _changes(saved, wanted, skipped)
+        if changes:
+            backups.append(kept)
+            plans.append((table, saved.key[0], changes))
+    return backups, plans
+
+
 def _redact_graph(path: Path, locations: list[FindingLocation], home: Path) -> RedactionResult:
     result = RedactionResult(path, None)
     nodes = [where for where in locations if where.rel_ends is None]
     for where in locations:
         if where.rel_ends is not None:
             result.not_redacted.append(f"{where.table}.{where.column} (an edge property)")
+    # Read-only first: an engine opened for writing may rewrite its header on close,
+    # so a store with nothing left to redact is not opened for writing at all.
+    skipped: list[str] = []
+    with open_graph_store(path) as graph:
+        _, plans = _graph_plans(graph, nodes, skipped)
+    if not plans:
+        result.not_redacted += skipped
+        return result
     with open_graph_store(path, read_only=False) as graph:
-        backups: list[SavedTable] = []
-        plans = []
-        for table, wanted in _by_table(nodes).items():
-            saved = save_nodes(graph, table, [values[0] for values in wanted])
-            kept, changes = _changes(saved, wanted, result.not_redacted)
-            if changes:
-                backups.append(kept)
-                plans.append((table, saved.key[0], changes))
+        skipped = []
+        backups, plans = _graph_plans(graph, nodes, skipped)
+        result.not_redacted += skipped
         if not plans:
             return result
         result.backup = write_backup(
@@ -226,7 +244,8 @@ def _redact_sqlite_rows(
         restore_mode="replace",
     )  # fmt: skip
     for table, key_names, changes in plans:
-        where = " AND ".join(f"{identifier(k) if k != 'rowid' else 'rowid'} = ?" for k in key_names)
+        # A quoted `rowid` is still the rowid (or the column of that name, as bare).
+        where = " AND ".join(f"{identifier(k)} = ?" for k in key_names)
         for row, new in changes:
             sets = ", ".join(f"{identifier(column)} = ?" for column in new)
             connection.execute(

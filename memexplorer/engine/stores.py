@@ -122,7 +122,7 @@ def require_kuzu_readable(fmt: StoreFormat) -> None:
     if fmt.layout == "directory":
         raise UnsupportedEngineError(
             fmt.path,
-            "This is a directory-layout Kuzu database (written by kuzu 0.8 or older); "
+            "This is a directory-layout Kuzu database (written by kuzu 0.10 or older); "
             "kuzu 0.11.3 reads only single-file stores",
             hint="Export it with the kuzu version that wrote it, then import the export.",
         )

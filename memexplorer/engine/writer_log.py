@@ -19,12 +19,14 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from .engine_cache import add_command
 from .exceptions import StoreLockedError, UnreplayableLogError
 from .ladybug_store import LadybugStore
-from .storage_versions import LADYBUG_PINNED, LADYBUG_WRITES, ladybug_release
+from .storage_versions import LADYBUG_PINNED, LADYBUG_WRITES, ladybug_release, newest_writer
 from .stores import StoreFormat
+from .worker_process import WorkerRuntime
 
-__all__ = ["CheckpointStore", "UnreplayableLog", "unreplayable_log"]
+__all__ = ["CheckpointStore", "ReplayedLogStore", "UnreplayableLog", "unreplayable_log"]
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,11 @@ class UnreplayableLog:
         """What a reader of the checkpoint is shown (app banner, stats, audit)."""
         return f"read at its last checkpoint; {self.log_bytes:,} bytes of log not replayed"
 
+    @property
+    def add_command(self) -> str:
+        """The command that installs the release that replays this log."""
+        return add_command("ladybug", newest_writer("ladybug", self.found) or "")
+
     def to_dict(self) -> dict[str, object]:
         return {
             "log": str(self.log), "log_bytes": self.log_bytes,
@@ -69,7 +76,8 @@ class UnreplayableLog:
                 "agent's last writes. memexplorer reads it at its last checkpoint, read-only, "
                 f"and writes nothing to it. To keep the logged writes, open it once with "
                 f"{ladybug_release(self.found)} (restart the agent that wrote it), which "
-                "replays the log; nothing was changed."
+                "replays the log; nothing was changed. To read the logged writes here: "
+                f"{self.add_command}."
             ),
         )
 
@@ -134,6 +142,51 @@ class CheckpointStore(LadybugStore):
         #: The file actually open (the private copy): what another reader opens too.
         self.opened_path = copy
         self.unreplayed_log = found
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+
+class ReplayedLogStore(LadybugStore):
+    """The store with its log replayed by the release that wrote it: the file and
+    its log copied into a private (0700) folder, opened read-only there by a cached
+    release of the store's storage version, deleted on close. ``path`` names the real
+    store, which is never opened; ``replayed_log`` says which log was read."""
+
+    def __init__(
+        self,
+        store: Path,
+        log: Path,
+        runtime: WorkerRuntime,
+        storage_version: int,
+        *,
+        buffer_pool_size: int | None = None,
+        max_db_size: int = 0,
+    ) -> None:
+        if _held_by_a_writer(store):
+            raise StoreLockedError(
+                store, f"A {runtime.package} writer of storage version {storage_version} "
+                "holds this store",
+            )  # fmt: skip
+        self.folder = Path(tempfile.mkdtemp(prefix="memexplorer-replay-"))
+        copy = self.folder / store.name
+        try:
+            shutil.copyfile(store, copy)
+            shutil.copyfile(log, copy.with_name(copy.name + ".wal"))
+            super().__init__(
+                copy, read_only=True, storage_version=storage_version, runtime=runtime,
+                buffer_pool_size=buffer_pool_size, max_db_size=max_db_size,
+            )  # fmt: skip
+        except BaseException:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            raise
+        self.path = store
+        #: The file actually open (the private copy): what another reader opens too.
+        self.opened_path = copy
+        self.replayed_log = log
 
     def close(self) -> None:
         try:

@@ -13,6 +13,7 @@ from textual_fastdatatable import DataTable
 from memexplorer.app_commands import bindings_for
 from memexplorer.clipboard import as_json
 from memexplorer.engine.catalog import StoreEntry
+from memexplorer.engine.engine_cache import CachedEngine
 from memexplorer.session_mode import read_only_label
 from memexplorer.widgets.node_table import NodeTable, TableSource
 from memexplorer.widgets.stores_tree import StoresTree
@@ -20,6 +21,7 @@ from memexplorer.widgets.stores_tree import StoresTree
 from .audit_screen import AuditScreen
 from .chain_screen import ChainScreen
 from .console_screen import ConsoleScreen
+from .engine_offer_modal import EngineOfferModal, engine_offer
 from .graph_screen import GraphScreen
 from .node_detail_screen import NodeRef
 from .operator_actions import OperatorActions
@@ -50,6 +52,8 @@ class MainScreen(OperatorActions, WritingToggle):
         super().__init__()
         self.root = root
         self.page_size = page_size
+        #: Stores whose missing release was announced (see announce_missing_engines).
+        self._announced: set[Path] = set()
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -75,8 +79,36 @@ class MainScreen(OperatorActions, WritingToggle):
 
     @on(StoresTree.StoreChosen)
     def store_chosen(self, message: StoresTree.StoreChosen) -> None:
-        if message.entry.error is not None:
-            self.app.show_error(message.entry.error)  # type: ignore[attr-defined]
+        entry = message.entry
+        offer = engine_offer(entry)
+        if offer is not None:
+            self.app.push_screen(EngineOfferModal(entry.path, *offer), self.engine_added)
+        elif entry.error is not None:
+            self.app.show_error(entry.error)  # type: ignore[attr-defined]
+
+    @on(StoresTree.StoresLoaded)
+    def announce_missing_engines(self, message: StoresTree.StoresLoaded) -> None:
+        """Say once per store (not on every reload) which release it needs, with the
+        command; choosing the store offers to install it."""
+        commands = {}
+        for entry in message.entries:
+            offer = engine_offer(entry)
+            if offer is not None and entry.path not in self._announced:
+                self._announced.add(entry.path)
+                commands.setdefault(offer[1], []).append(entry.path.name)
+        for command, names in commands.items():
+            self.notify(
+                f"{', '.join(names)}: to read it whole, run {command} "
+                "(choose the store for the offer)",
+                title="Another engine release wanted", severity="warning", timeout=12,
+            )  # fmt: skip
+
+    def engine_added(self, engine: CachedEngine | None) -> None:
+        """A release installed from the offer: read every store again, with it."""
+        if engine is None:
+            return
+        self.notify(f"{engine.name} installed; the stores it wrote are read with it now")
+        self.action_reload()
 
     @on(NodeTable.RowOpened)
     def open_row(self, message: NodeTable.RowOpened) -> None:

@@ -66,6 +66,11 @@ def store_label(entry: StoreEntry, root: Path, place: str | None = None) -> Text
         label.append(f" {fmt.engine}{version}", style="dim")
         if entry.summary is not None and entry.summary.unreplayed_log:
             label.append("  at last checkpoint (log not replayed)", style="yellow")
+        if entry.summary is not None and entry.summary.read_by_cache:
+            label.append(f"  read by {entry.summary.read_by}", style="yellow")
+    elif command := getattr(entry.error, "add_command", ""):
+        release = command.rsplit(" ", 1)[-1].replace("==", " ")
+        label.append(f"  {fmt.engine}{version} needs {release}", style="red")
     else:
         label.append(f"  {fmt.engine}{version} {_STATE_NOTE[entry.state]}", style="red")
     return label

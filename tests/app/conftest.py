@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from contextlib import suppress
 from pathlib import Path
@@ -146,6 +147,20 @@ def snapshot_home(
         _snapshot_copy.clear()
         _snapshot_copy.update(_listing(snapshot_root))
     return snapshot_root / "home" / ".amplihack"
+
+
+async def settle_until(
+    pilot: Pilot, condition: Callable[[], bool], what: str, seconds: float = 60.0
+) -> None:
+    """Settle until ``condition`` holds: for what the app does after a refresh (a table
+    scrolls its cursor into view then), which no worker round waits for."""
+    deadline = time.monotonic() + seconds
+    await settle(pilot)
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what} did not happen within {seconds:.0f} s")
+        await pilot.pause(0.05)
+        pilot.app.screen.refresh()
 
 
 def keys(*names: str, failures: tuple[type[BaseException], ...] = ()) -> Callable[[Pilot], object]:

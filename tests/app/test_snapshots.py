@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from conftest import SIZE, keys
+from conftest import SIZE, keys, settle, settle_until
+from textual_fastdatatable import DataTable
 
 from memexplorer.app import create_app
 from memexplorer.engine.exceptions import StoreNotFoundError
+from memexplorer.widgets.node_table import NodeTable
 
 # Expand ops-agent, choose SemanticMemory (its second table).
 OPEN_FACTS = ("down", "enter", "down", "down", "enter")
@@ -27,8 +29,17 @@ def test_node_detail(snap_compare, snapshot_home):
 
 def test_value_modal(snap_compare, snapshot_home):
     app = create_app(snapshot_home)
-    press = (*OPEN_FACTS, "right", "right", "right", "right", "right", "right", "v")
-    assert snap_compare(app, terminal_size=SIZE, run_before=keys(*press))
+
+    async def run_before(pilot) -> None:
+        await keys(*OPEN_FACTS, *["right"] * 6)(pilot)
+        table = app.screen.query_one(NodeTable).query_one(DataTable)
+        # The table scrolls its cursor into view after a refresh; a modal pushed
+        # before that leaves it unscrolled behind the modal (seen under load).
+        await settle_until(pilot, lambda: table.scroll_x > 0, "scrolling to the tags column")
+        await pilot.press("v")
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
 def test_help_screen(snap_compare, snapshot_home):

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from memexplorer.engine import ladybug_store
+from memexplorer.engine import worker_process
 from memexplorer.engine.exceptions import (
     CorruptStoreError,
     EngineWorkerError,
@@ -249,7 +249,7 @@ def test_ladybug_that_cannot_load_in_the_worker(lbug: Path, tmp_path: Path, monk
     stub.mkdir(parents=True)
     (stub / "__init__.py").write_text("raise ImportError('libstdc++ too old (stub)')\n")
     monkeypatch.setenv("PYTHONPATH", str(stub.parent))
-    ladybug_store._stop_idle_workers()  # idle workers already loaded the real one
+    worker_process.stop_idle_workers()  # idle workers already loaded the real one
     with pytest.raises(UnsupportedEngineError, match="cannot be loaded") as raised:
         open_graph_store(lbug)
     assert "too old (stub)" in str(raised.value)
@@ -271,7 +271,7 @@ def test_older_store_reads_without_change_and_refuses_a_silent_upgrade(tmp_path:
     with pytest.raises(StoreUpgradeRequired) as raised:
         open_graph_store(old, read_only=False)
     assert (raised.value.found, raised.value.installed) == (47, 49)
-    assert "ladybug 0.20.4 or 0.21.2" in str(raised.value)
+    assert "ladybug 0.20.0 to 0.21.2" in str(raised.value)
     assert _digest(old) == before
     with open_graph_store(old, read_only=False, allow_upgrade=True) as store:
         store.execute("CREATE (:P {id: 'c', n: 3})")
