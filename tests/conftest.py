@@ -58,6 +58,28 @@ def ladybug_manifest() -> dict:
     return json.loads((FIXTURES / "ladybug-MANIFEST.json").read_text())
 
 
+@pytest.fixture(scope="session")
+def _pristine_rust_graphdb(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    target = tmp_path_factory.mktemp("rust-graphdb")
+    with tarfile.open(FIXTURES / "rust-graphdb-home.tar.gz") as archive:
+        archive.extractall(target, filter="data")
+    return target
+
+
+@pytest.fixture
+def rust_graphdb_home(_pristine_rust_graphdb: Path, tmp_path: Path) -> Path:
+    """A private copy of the Rust-era graph-db reference home (make_rust_graphdb_home.py);
+    the copy's root holds ``home/.amplihack`` and the imported payloads in ``imports/``."""
+    target = tmp_path / "rust-graphdb"
+    shutil.copytree(_pristine_rust_graphdb, target, symlinks=True)
+    return target
+
+
+@pytest.fixture(scope="session")
+def rust_graphdb_manifest() -> dict:
+    return json.loads((FIXTURES / "rust-graphdb-MANIFEST.json").read_text())
+
+
 @pytest.fixture(autouse=True)
 def _private_home(
     monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory

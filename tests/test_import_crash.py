@@ -54,7 +54,7 @@ def _canonical(data: dict) -> dict[str, list[str]]:
 
 def _graph_of(store: Path, agent: str = AGENT) -> dict[str, list[str]]:
     with HierarchicalMemory(agent, store, mode="write") as memory:
-        return _canonical(memory.export_graph())
+        return _canonical(memory.export_graph("1.1"))
 
 
 def _child(store: Path, source: Path, kill_at: int, delay: float = -1.0):

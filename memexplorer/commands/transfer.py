@@ -78,6 +78,7 @@ def run_import(args: argparse.Namespace) -> int:
             home=args.home,
             engine=args.engine,
             allow_empty=args.allow_empty,
+            layout=args.layout,
         )
     extra = [f"skipped (already there): {result.skipped:,}   errors: {result.errors:,}"]
     if result.backup is not None:
@@ -97,7 +98,8 @@ def _common(parser: argparse.ArgumentParser) -> None:
         "--format",
         default="json",
         choices=list(FORMATS),
-        help="json (transfer format 1.1) or raw-db, a copy of the store (kuzu: alias)",
+        help="json (transfer format 1.1), graph (seed 003's export_graph() shape: nodes "
+        "and edges; import reads either JSON shape) or raw-db, a copy of the store (kuzu: alias)",
     )
     parser.add_argument(
         "--storage-path",
@@ -137,6 +139,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         choices=("kuzu", "ladybug", "sqlite"),
         help="the engine of a NEW store (default: the existing store's, else kuzu); "
         "sqlite: amplihack-rs's hierarchical_memory/<agent>.db",
+    )
+    imports.add_argument(
+        "--layout",
+        choices=("python", "rust"),
+        help="where a NEW store goes: python (hierarchical_memory/<agent>, as "
+        "amplihack-memory-lib) or rust (hierarchical_memory/<agent>/graph_db, as "
+        "amplihack-rs); default: the layout the home already holds",
     )
     _common(imports)
     imports.set_defaults(handler=run_import)

@@ -3,11 +3,13 @@
 Seed 002 ("BackendChoice values", "Environment variables", "Storage paths"):
 the tokens are ``sqlite``, ``graph-db`` and ``kuzu`` (an alias of graph-db),
 with exact casing. A ``--backend`` flag wins over ``AMPLIHACK_MEMORY_BACKEND``;
-with neither, the filesystem is probed (without following symlinks) and an
-existing graph DB selects graph-db, anything else sqlite. An unknown value of
-the variable is not silently accepted: it becomes a visible warning and the
-documented fallback to graph-db. Warnings are returned as data; the CLI prints
-them on stderr and the app shows them.
+with neither, :mod:`.backend_autodetect` probes the home as amplihack-rs's
+``resolve_backend_with_autodetect()`` does; where that names sqlite and only
+the graph store exists, the graph store is used (amplihack-rs's ``memory tree``
+and ``memory clean`` default to graph-db). An unknown value of the variable is
+an error that echoes it, as in that function (the transfer commands warn and
+fall back to graph-db instead, as amplihack-rs's do). Warnings are returned as
+data; the CLI prints them on stderr and the app shows them.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Literal
 
+from .backend_autodetect import autodetect_backend
 from .exceptions import InvalidInputError
 
 __all__ = [
@@ -33,6 +36,7 @@ __all__ = [
     "amplihack_home",
     "flat_store_paths",
     "parse_backend",
+    "parse_env_backend",
     "resolve_backend",
 ]
 
@@ -113,6 +117,21 @@ def parse_backend(token: str, *, origin: str = "--backend") -> Backend:
     return backend
 
 
+def parse_env_backend(value: str) -> Backend:
+    """The backend ``AMPLIHACK_MEMORY_BACKEND`` names; any other value is an error
+    that echoes it (amplihack-rs ``parse_backend_choice_env_value``): a typo must not
+    send memory to an unexpected store. The transfer commands warn and fall back
+    instead (:func:`~.transfer_common.transfer_backend`)."""
+    backend = BACKEND_TOKENS.get(value)
+    if backend is None:
+        raise BackendChoiceError(
+            f"Unrecognized {BACKEND_ENV} value {value!r}. Valid values: sqlite, graph-db. "
+            "Legacy compatibility value: kuzu",
+            hint=f"Set {BACKEND_ENV} to sqlite or graph-db (exactly), or unset it.",
+        )
+    return backend
+
+
 def amplihack_home(
     home: str | Path | None = None, environ: Mapping[str, str] | None = None
 ) -> Path:
@@ -180,42 +199,6 @@ def _present(path: Path) -> bool:
     return True
 
 
-def _is_link(path: Path) -> bool:
-    return _present(path) and path.is_symlink()
-
-
-def _detect_graph(paths: FlatStorePaths, warnings: list[str]) -> str | None:
-    """Why a graph DB counts as existing here, or None. Symlinks are not followed."""
-    if _is_link(paths.graph):
-        warnings.append(f"{paths.graph} is a symlink; not followed while probing")
-    elif _present(paths.graph):
-        return f"found the graph DB {paths.graph}"
-    hierarchical = paths.home / "hierarchical_memory"
-    if not _present(hierarchical) or _is_link(hierarchical):
-        return None
-    try:
-        entries = sorted(os.scandir(hierarchical), key=lambda e: e.name)
-    except OSError:
-        return None
-    for entry in entries:
-        if entry.is_symlink():
-            warnings.append(f"{entry.path} is a symlink; not followed while probing")
-            continue
-        candidate = Path(entry.path) / "graph_db"
-        if entry.is_dir(follow_symlinks=False) and _present(candidate):
-            return f"found the hierarchical graph DB {candidate}"
-    return None
-
-
-def _auto_detect(paths: FlatStorePaths, warnings: list[str]) -> tuple[Backend, str]:
-    found = _detect_graph(paths, warnings)
-    if found:
-        return "graph-db", found
-    if _present(paths.sqlite):
-        return "sqlite", f"no graph DB found; {paths.sqlite} exists"
-    return "sqlite", "no existing store found; sqlite is the default for new installs"
-
-
 def resolve_backend(
     flag: str | None = None,
     *,
@@ -232,19 +215,8 @@ def resolve_backend(
         )
     paths, warnings = flat_store_paths(home, env)
     value = env.get(BACKEND_ENV)
-    if value is not None and value.strip():
-        try:
-            backend = parse_backend(value, origin=BACKEND_ENV)
-        except BackendChoiceError as exc:
-            warnings.append(f"{exc.message}; falling back to graph-db ({exc.hint})")
-            return BackendResolution(
-                "graph-db",
-                paths.graph,
-                "fallback",
-                f"{BACKEND_ENV}={value!r} is not recognised",
-                value,
-                tuple(warnings),
-            )
+    if value is not None:
+        backend = parse_env_backend(value)
         return BackendResolution(
             backend,
             paths.path_for(backend),
@@ -253,7 +225,14 @@ def resolve_backend(
             value,
             tuple(warnings),
         )
-    backend, reason = _auto_detect(paths, warnings)
+    backend, reason = autodetect_backend(paths.home)
+    if backend == "sqlite" and not _present(paths.sqlite) and _present(paths.graph):
+        # amplihack-rs's `memory tree` and `memory clean` default to graph-db.
+        backend = "graph-db"
+        reason = (
+            f"{reason}; but {paths.sqlite} does not exist and {paths.graph} does, "
+            "which amplihack-rs's memory tree and clean open by default"
+        )
     return BackendResolution(
         backend, paths.path_for(backend), "auto-detect", reason, "", tuple(warnings)
     )

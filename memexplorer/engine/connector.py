@@ -16,6 +16,7 @@ call raises :class:`StoreClosedError`.
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ from .exceptions import (
 )
 from .experience import Experience, ExperienceType
 from .experience_backend import MemoryBackend, Retention
+from .experience_ranking import SearchOrder, check_search_options, refine
 from .names import validate_agent_name
 
 __all__ = ["BACKENDS", "DEFAULT_BACKEND", "MemoryConnector", "default_storage_path"]
@@ -163,11 +165,24 @@ class MemoryConnector:
         experience_type: ExperienceType | None = None,
         min_confidence: float = 0.0,
         limit: int = 10,
+        *,
+        tags: Sequence[str] | None = None,
+        order: SearchOrder = "recent",
     ) -> list[Experience]:
         """Experiences holding every word of ``query`` (stemmed), newest first;
-        a blank query returns the newest ones."""
+        a blank query returns the newest ones. ``tags`` keeps those holding every
+        tag, ``order="relevance"`` orders by seed 004's relevance
+        (:mod:`.experience_ranking`)."""
+        wanted = check_search_options(tags, order)
+        if not wanted and order == "recent":
+            with self._lock:
+                return self.backend.search(query, experience_type, min_confidence, limit)
+        if limit == 0:
+            return []
         with self._lock:
-            return self.backend.search(query, experience_type, min_confidence, limit)
+            # Every match (limit None), newest first, then filtered and ordered.
+            found = self.backend.search(query, experience_type, min_confidence, None)
+        return refine(found, query, tags=wanted, order=order, limit=limit)
 
     def get_statistics(self) -> dict[str, Any]:
         """total_experiences, by_type, storage_size_kb, compressed_experiences."""

@@ -23,6 +23,7 @@ __all__ = [
     "ImportDataError",
     "InvalidExperienceError",
     "InvalidInputError",
+    "LegacyStoreError",
     "MemoryError",
     "MemoryQuotaExceededError",
     "NotAStoreError",
@@ -229,6 +230,12 @@ class WritesDisabledError(StoreError):
         "for the app it serves). Run the change from a terminal instead: `memexplorer PATH` "
         "or the matching command. Nothing was changed."
     )
+
+
+class LegacyStoreError(StoreError):
+    """A write to a legacy ``kuzu_db`` store that the Rust layout replaced by ``graph_db``."""
+
+    title = "Legacy store is read-only"
 
 
 class StoreChangedError(StoreError):

@@ -21,6 +21,7 @@ from .contradiction import detect_contradiction
 from .entity_extraction import extract_entity_name
 from .exceptions import InvalidInputError, ReadOnlyStoreError, SchemaMismatchError
 from .graph_open import open_graph_store
+from .graph_shape import GRAPH_SHAPE, from_graph_shape, is_graph_shape, to_graph_shape
 from .graph_store import GraphStore
 from .hierarchical_schema import create_schema, fact_columns, fact_from_row, loads_json
 from .inspection import open_graph
@@ -444,14 +445,18 @@ class HierarchicalMemory:
         return export_agent(self.graph, self.agent_name, "1.0")
 
     def export_graph(
-        self, format_version: str = "1.1", *, control: TaskControl | None = None
+        self, format_version: str = GRAPH_SHAPE, *, control: TaskControl | None = None
     ) -> dict[str, Any]:
-        """The agent's graph in transfer format 1.1 (seed 002), with TRANSITIONED_TO.
+        """The agent's graph as seed 003 gives it, ``{"nodes", "edges", "agent_name",
+        "exported_at"}`` (:mod:`.graph_shape`); ``"1.1"`` (or ``"1.0"``) gives the
+        transfer format of seed 002 instead, with TRANSITIONED_TO in 1.1.
 
         ``control`` (memexplorer's addition) hears of each table read and can cancel.
         """
         from .hierarchical_transfer import export_agent
 
+        if format_version == GRAPH_SHAPE:
+            return to_graph_shape(export_agent(self.graph, self.agent_name, "1.1", control))
         return export_agent(self.graph, self.agent_name, format_version, control)
 
     def import_from_json(
@@ -478,8 +483,9 @@ class HierarchicalMemory:
         return result
 
     def import_graph(self, data: dict[str, Any], merge: bool = False) -> None:
-        """The spec's name for :meth:`import_from_json` (returns nothing)."""
-        self.import_from_json(data, merge=merge)
+        """Import what :meth:`export_graph` returns, in seed 003's shape or in transfer
+        format 1.0/1.1, as :meth:`import_from_json` does (returns nothing)."""
+        self.import_from_json(from_graph_shape(data) if is_graph_shape(data) else data, merge=merge)
 
     # -- discoveries (the spec's static helpers) ------------------------------------------
     @staticmethod

@@ -10,6 +10,7 @@ keeps the newest ones plus every PATTERN of confidence >= 0.8.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from .connector import DEFAULT_BACKEND, MemoryConnector
 from .exceptions import InvalidInputError, MemoryQuotaExceededError
 from .experience import Experience, ExperienceType
 from .experience_backend import check_experience, storage_bytes
+from .experience_ranking import SearchOrder
 
 __all__ = ["ExperienceStore"]
 
@@ -97,11 +99,20 @@ class ExperienceStore:
         experience_type: ExperienceType | None = None,
         min_confidence: float = 0.0,
         limit: int = 10,
+        *,
+        tags: Sequence[str] | None = None,
+        order: SearchOrder = "recent",
     ) -> list[Experience]:
         """Experiences holding every word of ``query`` (stemmed), newest first;
-        "" returns the newest ones."""
+        "" returns the newest ones. ``tags``: only those holding every tag;
+        ``order="relevance"``: seed 004's relevance order (:mod:`.experience_ranking`)."""
         return self.connector.search(
-            query=query, experience_type=experience_type, min_confidence=min_confidence, limit=limit
+            query=query,
+            experience_type=experience_type,
+            min_confidence=min_confidence,
+            limit=limit,
+            tags=tags,
+            order=order,
         )
 
     def retrieve(

@@ -138,10 +138,12 @@ def require_kuzu_readable(fmt: StoreFormat) -> None:
 def resolve_hierarchical_path(db_path: str | Path, *, new_name: str = "kuzu_db") -> Path:
     """Where a HierarchicalMemory database lives for a given ``db_path``.
 
-    A folder holding ``graph_db`` uses it (seed 002 prefers it), else its
+    A folder holding ``graph_db`` uses it (seed 002 prefers it; an empty
+    ``graph_db`` folder does not count), else its
     ``ladybug_db`` (what the reference library writes since it moved to
     LadybugDB), else its ``kuzu_db``; a folder that is itself an old Kuzu
-    database is used as is; any other folder gets a new ``new_name`` inside,
+    database (or holds amplihack-rs's ``kuzu.lock``) is used as is; any other
+    folder gets a new ``new_name`` inside,
     as the reference library does. A file path (or a path that does not exist
     yet) is the database.
     """
@@ -149,11 +151,21 @@ def resolve_hierarchical_path(db_path: str | Path, *, new_name: str = "kuzu_db")
     if not path.is_dir():
         return path
     for name in ("graph_db", "ladybug_db", "kuzu_db"):
-        if (path / name).exists():
+        if (path / name).exists() and not _empty_folder(path / name):
             return path / name
-    if (path / "lock").exists() or any((path / m).exists() for m in _OLD_KUZU_MARKERS):
+    if any((path / m).exists() for m in ("lock", "kuzu.lock", *_OLD_KUZU_MARKERS)):
         return path
     return path / new_name
+
+
+def _empty_folder(path: Path) -> bool:
+    """An empty folder is no store: amplihack-rs reads ``kuzu_db`` over an empty
+    ``graph_db`` folder left by a failed run (transfer/paths.rs)."""
+    try:
+        with os.scandir(path) as entries:
+            return next(entries, None) is None
+    except OSError:
+        return False
 
 
 def _is_candidate(path: Path) -> bool:

@@ -17,6 +17,7 @@ from typing import Literal
 from .backend_choice import amplihack_home
 from .collector import collector_paused, release_gradually
 from .exceptions import ImportDataError, InvalidInputError, NotAStoreError, StoreNotFoundError
+from .graph_shape import GRAPH_SHAPE, from_graph_shape, is_graph_shape
 from .hierarchical_memory import GraphEngine
 from .hierarchical_transfer import precheck_import
 from .import_file import MAX_IMPORT_BYTES, check_replace_file, read_export
@@ -25,6 +26,7 @@ from .private_dirs import make_private_dirs
 from .progress import TaskControl, checkpoint
 from .rs_sqlite_import import import_rs_store
 from .rs_sqlite_transfer import is_rs_store
+from .store_layout import RUST_STORE, Layout
 from .stores import sniff
 from .transfer_common import (
     FORMATS,
@@ -65,6 +67,7 @@ def import_agent_store(
     control: TaskControl | None = None,
     engine: GraphEngine | Literal["sqlite"] | None = None,
     allow_empty: bool = False,
+    layout: Layout | None = None,
 ) -> ImportResult:
     """Bring an export (or a whole store file) into the agent's store.
 
@@ -76,7 +79,9 @@ def import_agent_store(
     are skipped and counted. ``control`` hears of each stage and may cancel until
     the new store replaces the old one. ``engine`` ("kuzu" or "ladybug") is the
     one a new store is created with; an existing store keeps its own; "sqlite"
-    means amplihack-rs's ``<agent>.db`` (as ``AMPLIHACK_MEMORY_BACKEND=sqlite`` does). Raises
+    means amplihack-rs's ``<agent>.db`` (as ``AMPLIHACK_MEMORY_BACKEND=sqlite`` does), and
+    ``layout`` ("python" or "rust"; default: what the home holds) where a new graph store
+    goes (:func:`~.transfer_common.hierarchical_store_path`). Raises
     StoreBusyError while another memexplorer writes the store, WritesDisabledError
     under MEMEXPLORER_READ_ONLY=1, StoreUpgradeRequired for an older LadybugDB store.
     """
@@ -99,7 +104,8 @@ def import_agent_store(
         raise StoreNotFoundError(source, "No such file to import")
     sqlite = engine == "sqlite" or transfer_wants_sqlite()
     store = transfer_store_path(agent, storage_path=storage_path, home=home,
-                                engine=engine or "kuzu", sqlite=sqlite)  # fmt: skip
+                                engine=engine or "kuzu", sqlite=sqlite,
+                                layout=layout, new=True)  # fmt: skip
     reject_symlink(store, "The store")
     backup_home = amplihack_home(home)
     if sqlite or is_rs_store(store):
@@ -131,6 +137,13 @@ def import_agent_store(
     checkpoint(control, "reading the file")
     with collector_paused():
         data = read_export(source)
+        if is_graph_shape(data):
+            data = from_graph_shape(data)
+        elif kind == GRAPH_SHAPE:
+            raise ImportDataError(
+                f"{source} is not in the graph shape ('nodes' and 'edges' lists)",
+                hint="Leave out --format graph to import a transfer-format export.",
+            )
         try:
             precheck_import(data, merge=merge)  # bad files never create or open a store
             if not merge:
@@ -156,9 +169,10 @@ def import_agent_store(
 
 def _engine_for(store: Path, asked: GraphEngine | None) -> GraphEngine:
     """The engine an import writes with: the existing store's, which ``asked`` may
-    not contradict, else ``asked``, else kuzu."""
+    not contradict, else ``asked``, else ladybug for a new ``graph_db`` (amplihack-rs
+    reads LadybugDB only), else kuzu."""
     if not store.exists() or store.is_dir():
-        return asked or "kuzu"
+        return asked or ("ladybug" if store.name == RUST_STORE else "kuzu")
     existing = sniff(store).engine
     if existing not in ("kuzu", "ladybug"):
         raise NotAStoreError(store, f"This is an {existing} file, not a graph store")

@@ -20,6 +20,8 @@ from .graph_open import open_graph_store
 from .hierarchical_memory import GraphEngine, HierarchicalMemory
 from .names import validate_agent_name
 from .rs_sqlite_transfer import rs_store_path
+from .store_home import home_of_store
+from .store_layout import Layout, home_layout, new_store_path, rust_resolved_graph_db
 from .stores import resolve_hierarchical_path
 
 __all__ = [
@@ -39,9 +41,15 @@ __all__ = [
     "transfer_wants_sqlite",
 ]
 
-Format = Literal["json", "raw-db"]
+Format = Literal["json", "graph", "raw-db"]
 #: The spec's format tokens; ``kuzu`` is its backward-compatible alias of raw-db.
-FORMATS: dict[str, Format] = {"json": "json", "raw-db": "raw-db", "kuzu": "raw-db"}
+#: ``graph`` is seed 003's export_graph() shape (:mod:`.graph_shape`).
+FORMATS: dict[str, Format] = {
+    "json": "json",
+    "graph": "graph",
+    "raw-db": "raw-db",
+    "kuzu": "raw-db",
+}
 #: Files a graph engine keeps beside a single-file store.
 SIDECARS = (".wal", ".shadow")
 _STAT_KEYS = {
@@ -126,14 +134,18 @@ def transfer_store_path(
     home: str | Path | None = None,
     engine: GraphEngine = "kuzu",
     sqlite: bool = False,
+    layout: Layout | None = None,
+    new: bool = False,
 ) -> Path:
     """The store a transfer of ``agent`` works on: amplihack-rs's SQLite file when
     ``sqlite`` or the backend variable says so, else the graph store
-    (:func:`hierarchical_store_path`)."""
+    (:func:`hierarchical_store_path`, with ``layout`` and ``new``)."""
     if sqlite or transfer_wants_sqlite():
         agent = validate_agent_name(agent)
         return rs_store_path(agent, storage_path=storage_path, home=amplihack_home(home))
-    return hierarchical_store_path(agent, storage_path=storage_path, home=home, engine=engine)
+    return hierarchical_store_path(
+        agent, storage_path=storage_path, home=home, engine=engine, layout=layout, new=new
+    )
 
 
 def hierarchical_store_path(
@@ -142,25 +154,40 @@ def hierarchical_store_path(
     storage_path: str | Path | None = None,
     home: str | Path | None = None,
     engine: GraphEngine = "kuzu",
+    layout: Layout | None = None,
+    new: bool = False,
 ) -> Path:
     """The agent's hierarchical store: ``storage_path`` (its folder or the file), else
     ``<home>/hierarchical_memory/<agent>`` with graph_db preferred over ladybug_db and
-    kuzu_db; a folder holding none gets ``<engine>_db``. The folder is named by the
-    normalised name (:func:`~.names.validate_agent_name`), the one the data is keyed by."""
+    kuzu_db. The folder is named by the normalised name
+    (:func:`~.names.validate_agent_name`), the one the data is keyed by.
+
+    Where no store exists yet, ``new`` (a command about to create one) places it as
+    ``layout`` says (:mod:`.store_layout`; default: the layout the home already
+    holds): python, the file ``<agent>`` or ``<folder>/<engine>_db``; rust,
+    ``<agent>/graph_db``, or for ``storage_path`` what amplihack-rs opens there."""
     agent = validate_agent_name(agent)
     new_name = f"{engine}_db"
     if storage_path is not None:
-        return resolve_hierarchical_path(Path(storage_path).expanduser(), new_name=new_name)
-    if home is None:
-        if not os.environ.get("HOME"):
-            raise InvalidInputError(
-                "HOME is not set, so the amplihack home cannot be found",
-                hint="Set HOME, or give the store with --storage-path.",
-            )
-        home = Path.home() / ".amplihack"
-    return resolve_hierarchical_path(
-        Path(home).expanduser() / "hierarchical_memory" / agent, new_name=new_name
-    )
+        folder = Path(storage_path).expanduser()
+        base = home_of_store(folder)
+    else:
+        if home is None:
+            if not os.environ.get("HOME"):
+                raise InvalidInputError(
+                    "HOME is not set, so the amplihack home cannot be found",
+                    hint="Set HOME, or give the store with --storage-path.",
+                )
+            home = Path.home() / ".amplihack"
+        base = Path(home).expanduser()
+        folder = base / "hierarchical_memory" / agent
+    found = resolve_hierarchical_path(folder, new_name=new_name)
+    if not new or os.path.lexists(found):
+        return found
+    chosen = home_layout(base, layout)
+    if chosen == "rust" and storage_path is not None:
+        return rust_resolved_graph_db(folder)
+    return new_store_path(folder, chosen, engine)
 
 
 def reject_symlink(path: Path, what: str) -> None:

@@ -1,6 +1,7 @@
 """Writing one agent's hierarchical memory to a file (seed 002, "Export").
 
-``json`` writes transfer format 1.1; ``raw-db`` copies the store file. Either
+``json`` writes transfer format 1.1; ``graph`` seed 003's ``export_graph()``
+shape (:mod:`.graph_shape`); ``raw-db`` copies the store file. Either
 file is 0o600 in 0o700 folders, and appears whole or not at all.
 """
 
@@ -11,6 +12,7 @@ from pathlib import Path
 from .collector import collector_paused, release_gradually
 from .exceptions import InvalidInputError, StoreNotFoundError
 from .export_json import write_export_json
+from .graph_shape import GRAPH_SHAPE, to_graph_shape
 from .hierarchical_memory import HierarchicalMemory
 from .names import validate_agent_name
 from .private_dirs import make_private_dirs
@@ -33,11 +35,13 @@ __all__ = ["export_agent_store"]
 
 
 def _export_json(
-    agent: str, store: Path, target: Path, control: TaskControl | None
+    agent: str, store: Path, target: Path, control: TaskControl | None, shape: str
 ) -> dict[str, int]:
     with HierarchicalMemory(agent, store, mode="read") as memory:
         data = memory.export_graph("1.1", control=control)
     counts = counts_of(data)
+    if shape == GRAPH_SHAPE:
+        data = to_graph_shape(data)
     if not counts["SemanticMemory"] and not counts["EpisodicMemory"]:
         raise InvalidInputError(
             f"Agent {agent!r} has no memories in {store}; nothing was written",
@@ -55,9 +59,11 @@ def _export_rs(
 ) -> dict[str, int]:
     """Export from amplihack-rs's SQLite store: JSON as the Rust loaders read it,
     or a copy of the file (what the Rust raw-db export does)."""
-    if kind == "json":
+    if kind in ("json", GRAPH_SHAPE):
         data = read_rs_agent(store, agent)
         counts = counts_of(data)
+        if kind == GRAPH_SHAPE:
+            data = to_graph_shape(data)
         if not counts["SemanticMemory"] and not counts["EpisodicMemory"]:
             raise InvalidInputError(
                 f"Agent {agent!r} has no memories in {store}; nothing was written",
@@ -116,9 +122,9 @@ def export_agent_store(
     if is_rs_store(store):
         counts = _export_rs(agent, store, target, kind, control)
         return ExportResult(agent, kind, store, target, target.stat().st_size, counts, notes)
-    if kind == "json":
+    if kind in ("json", GRAPH_SHAPE):
         with collector_paused():
-            counts = _export_json(agent, store, target, control)
+            counts = _export_json(agent, store, target, control, kind)
         return ExportResult(agent, kind, store, target, target.stat().st_size, counts, notes)
     warnings: list[str] = list(notes)
     make_private_dirs(target.parent)

@@ -4,11 +4,14 @@
 
 1. refuses at once with :class:`WritesDisabledError` when the environment says
    ``MEMEXPLORER_READ_ONLY=1`` (``memexplorer serve`` sets it for the app it serves);
-2. takes the store's inter-process lock (:mod:`.gate_lock`: ``flock`` on
+2. refuses a legacy ``kuzu_db`` store the Rust layout replaced by ``graph_db``
+   with :class:`LegacyStoreError`, naming the ``memexplorer migrate`` command
+   that copies it (:mod:`.store_layout`);
+3. takes the store's inter-process lock (:mod:`.gate_lock`: ``flock`` on
    ``<store>.memexplorer-lock``, 0600, naming its holder) for the whole write,
    staged copy included, or raises :class:`StoreBusyError` at once, naming the
    holder's PID and command: no waiting, so two writers never both succeed;
-3. snapshots the store's files, so :meth:`GateTicket.ensure_unchanged` can refuse
+4. snapshots the store's files, so :meth:`GateTicket.ensure_unchanged` can refuse
    to rename a staged copy over changes someone made meanwhile (the agent itself
    does not take this lock).
 
@@ -33,6 +36,7 @@ from types import TracebackType
 
 from .exceptions import StoreChangedError, WritesDisabledError
 from .gate_lock import acquire_lock, lock_path_for, release_lock
+from .store_layout import legacy_store_refusal
 from .store_snapshot import StoreSnapshot, snapshot_store
 from .stores import resolve_hierarchical_path
 from .upgrade_check import refuse_store_upgrade
@@ -160,6 +164,9 @@ class write_gate:
                 f"Writes are disabled in this process ({READ_ONLY_ENV}=1), so "
                 f"'{self.action}' was refused",
             )
+        refusal = legacy_store_refusal(self.store)
+        if refusal is not None:
+            raise refusal
         with _HELD_LOCK:
             held = _HELD.get(self.store)
             nested = held is not None

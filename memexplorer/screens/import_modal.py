@@ -39,7 +39,7 @@ def _agent_store(agent: str, home: Path | None, beside: Path, sqlite: bool) -> P
     else its graph store under the home."""
     if sqlite:
         return beside.with_name(rs_store_name(validate_agent_name(agent)))
-    return hierarchical_store_path(agent, home=home)
+    return hierarchical_store_path(agent, home=home, new=True)
 
 
 class ImportModal(ModalScreen[ImportResult | None]):

@@ -40,7 +40,7 @@ def test_reference_export_round_trips(reference_stores, tmp_path, name):
         assert result["errors"] == 0 and result["skipped"] == 0
         assert result["semantic_nodes_imported"] == len(data["semantic_nodes"])
         again = memory.export_to_json()
-        as_11 = memory.export_graph()
+        as_11 = memory.export_graph("1.1")
     assert again["agent_name"] == "copy-agent"
     for key in GRAPH_KEYS:
         assert _canonical(again, key) == _canonical(data, key), key
@@ -57,11 +57,11 @@ def test_format_11_round_trips_with_transitions(tmp_path):
                 "queue depth",
                 temporal_metadata={"temporal_index": turn},
             )
-        exported = memory.export_graph()
+        exported = memory.export_graph("1.1")
     assert len(exported["transitioned_to_edges"]) == 2
     with HierarchicalMemory("reader", tmp_path / "b") as memory:
         memory.import_graph(exported)
-        back = memory.export_graph()
+        back = memory.export_graph("1.1")
     for key in (*GRAPH_KEYS, "transitioned_to_edges"):
         assert _canonical(back, key) == _canonical(exported, key)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from memexplorer.engine.backend_autodetect import BackendProbeError, autodetect_backend
 from memexplorer.engine.backend_choice import (
     BackendChoiceError,
     HomeUnavailableError,
@@ -42,23 +43,34 @@ def test_flag_wins_over_the_variable(tmp_path):
     assert (from_env.backend, from_env.source) == ("sqlite", "env")
     assert from_env.path == tmp_path / ".amplihack" / "memory.db"
     bad_env = {"AMPLIHACK_MEMORY_BACKEND": "nonsense", "HOME": str(tmp_path)}
-    assert resolve_backend("sqlite", environ=bad_env).warnings == ()
+    assert resolve_backend("sqlite", environ=bad_env).warnings == ()  # the flag wins
 
 
-@pytest.mark.parametrize("value", ["KUZU", "Graph-DB", "sqllite"])
-def test_unknown_variable_warns_and_falls_back(tmp_path, value):
-    (tmp_path / "memory.db").write_bytes(b"")
-    chosen = resolve_backend(None, home=tmp_path, environ={"AMPLIHACK_MEMORY_BACKEND": value})
-    assert (chosen.backend, chosen.source) == ("graph-db", "fallback")
-    assert len(chosen.warnings) == 1 and repr(value) in chosen.warnings[0]
+@pytest.mark.parametrize("value", ["KUZU", "Graph-DB", "sqllite", ""])
+def test_unknown_variable_is_an_error_that_echoes_it(tmp_path, value):
+    # resolve.rs resolve_memory_backend_preference: a typo is a hard error.
+    with pytest.raises(BackendChoiceError) as raised:
+        resolve_backend(None, home=tmp_path, environ={"AMPLIHACK_MEMORY_BACKEND": value})
+    assert repr(value) in raised.value.message
+    assert "Valid values: sqlite, graph-db" in raised.value.message
+
+
+def test_variable_is_honoured_before_any_probe(tmp_path):
+    # autodetect_uses_env_var_first: a probe would fail on the link; none is made.
+    (tmp_path / "hierarchical_memory").mkdir()
+    (tmp_path / "hierarchical_memory" / "link").symlink_to(tmp_path)
+    chosen = resolve_backend(None, home=tmp_path, environ={"AMPLIHACK_MEMORY_BACKEND": "sqlite"})
+    assert (chosen.backend, chosen.source) == ("sqlite", "env")
 
 
 @pytest.mark.parametrize(
     ("present", "backend"),
     [((), "sqlite"), (("memory.db",), "sqlite"), (("memory_graph.db",), "graph-db"),
-     (("memory.db", "memory_graph.db"), "graph-db"),
+     (("memory.db", "memory_graph.db"), "sqlite"),
      (("memory.db", "hierarchical_memory/ops/graph_db"), "graph-db"),
-     (("memory.db", "hierarchical_memory/ops/kuzu_db"), "sqlite")],
+     (("hierarchical_memory/ops/graph_db/data",), "graph-db"),
+     (("memory.db", "hierarchical_memory/ops/kuzu_db"), "sqlite"),
+     (("hierarchical_memory/ops.db", "hierarchical_memory/fresh"), "sqlite")],
 )  # fmt: skip
 def test_auto_detect(tmp_path, present, backend):
     for name in present:
@@ -70,18 +82,42 @@ def test_auto_detect(tmp_path, present, backend):
         assert "default" in chosen.reason
 
 
-def test_probe_does_not_follow_symlinks(tmp_path):
-    real = tmp_path / "elsewhere.db"
-    real.write_bytes(b"x")
+@pytest.mark.parametrize(
+    ("present", "backend"),
+    [((), "sqlite"), (("memory_graph.db",), "sqlite"), (("memory_kuzu.db",), "sqlite"),
+     (("hierarchical_memory/a/graph_db",), "graph-db"),
+     (("hierarchical_memory/b/kuzu_db", "hierarchical_memory/a/x"), "sqlite")],
+)  # fmt: skip
+def test_the_probe_alone_follows_resolve_rs(tmp_path, present, backend):
+    # resolve_backend_with_autodetect step 2 looks at hierarchical_memory/ only.
+    for name in present:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_bytes(b"x")
+    assert autodetect_backend(tmp_path)[0] == backend
+
+
+def test_probe_refuses_a_symlink_among_the_agents(tmp_path):
+    # autodetect_rejects_symlinks_in_probe: an error, not a warning.
     home = tmp_path / "home"
-    home.mkdir()
-    (home / "memory_graph.db").symlink_to(real)
-    (home / "hierarchical_memory").mkdir()
+    (home / "hierarchical_memory").mkdir(parents=True)
     (home / "hierarchical_memory" / "agent").symlink_to(tmp_path)
     (tmp_path / "graph_db").mkdir()
-    chosen = resolve_backend(None, home=home, environ={})
-    assert chosen.backend == "sqlite"
-    assert len(chosen.warnings) == 2 and all("symlink" in w for w in chosen.warnings)
+    with pytest.raises(BackendProbeError, match="symlink detected"):
+        resolve_backend(None, home=home, environ={})
+    assert resolve_backend("sqlite", home=home, environ={}).backend == "sqlite"
+
+
+def test_probe_counts_a_graph_db_link_inside_an_agent_folder(tmp_path):
+    # graph_db.symlink_metadata().is_ok(): the marker may itself be a link.
+    (tmp_path / "hierarchical_memory" / "ops").mkdir(parents=True)
+    (tmp_path / "hierarchical_memory" / "ops" / "graph_db").symlink_to(tmp_path / "missing")
+    assert resolve_backend(None, home=tmp_path, environ={}).backend == "graph-db"
+
+
+def test_unreadable_probe_folder_is_an_error(tmp_path):
+    (tmp_path / "hierarchical_memory").write_bytes(b"not a folder")
+    with pytest.raises(BackendProbeError, match="failed to read directory"):
+        resolve_backend(None, home=tmp_path, environ={})
 
 
 def test_no_home_is_a_clear_error():
@@ -100,7 +136,9 @@ def test_graph_path_variables(tmp_path):
     assert alias.path == custom and "deprecated" in alias.warnings[0]
     custom.write_bytes(b"x")
     detected = resolve_backend(None, environ={**home, "AMPLIHACK_GRAPH_DB_PATH": str(custom)})
+    # The probe says sqlite; memory.db is absent and the named graph store exists.
     assert (detected.backend, detected.path) == ("graph-db", custom)
+    assert "memory tree and clean open by default" in detected.reason
     for bad in ("relative/graph.db", "/tmp/../etc/graph.db", "/proc/self/graph.db"):
         with pytest.raises(InvalidInputError):
             resolve_backend("graph-db", environ={**home, "AMPLIHACK_GRAPH_DB_PATH": bad})
@@ -112,6 +150,6 @@ def test_graph_path_variables(tmp_path):
 
 def test_legacy_graph_file_is_used_when_the_new_one_is_absent(tmp_path):
     (tmp_path / "memory_kuzu.db").write_bytes(b"x")
-    chosen = resolve_backend(None, home=tmp_path, environ={})
+    chosen = resolve_backend("graph-db", home=tmp_path, environ={})
     assert (chosen.backend, chosen.path.name) == ("graph-db", "memory_kuzu.db")
     assert "legacy" in chosen.warnings[0]

@@ -80,15 +80,15 @@ def test_env_var_and_flag_priority(_pristine_flat, tmp_path, capsys, monkeypatch
     home = tmp_path / ".amplihack"
     copy_fixture(_pristine_flat["graph-db"], home)
     (home / "memory.db").write_bytes(_pristine_flat["sqlite"].path.read_bytes())
-    assert tree_json(capsys, "--home", str(home))["backend"] == "graph-db"
+    # memory_graph.db selects nothing in resolve_backend_with_autodetect: sqlite.
+    assert tree_json(capsys, "--home", str(home))["backend"] == "sqlite"
     monkeypatch.setenv("AMPLIHACK_MEMORY_BACKEND", "sqlite")
     assert tree_json(capsys, "--home", str(home))["resolution"]["source"] == "env"
     assert tree_json(capsys, "--home", str(home), "--backend", "kuzu")["backend"] == "graph-db"
-    monkeypatch.setenv("AMPLIHACK_MEMORY_BACKEND", "KUZU")
-    assert main(["tree", "--home", str(home), "--json"]) == 0
+    monkeypatch.setenv("AMPLIHACK_MEMORY_BACKEND", "KUZU")  # a typo: an error, as in resolve.rs
+    assert main(["tree", "--home", str(home), "--json"]) == 2
     captured = capsys.readouterr()
-    assert json.loads(captured.out)["backend"] == "graph-db"
-    assert "warning:" in captured.err and "'KUZU'" in captured.err
+    assert captured.out == "" and "'KUZU'" in captured.err and "Valid values" in captured.err
 
 
 @pytest.mark.parametrize("backend", sorted(FILES))
