@@ -102,7 +102,7 @@ def test_refusals_write_nothing(reference_stores, ladybug_stores, tmp_path, caps
     assert existing.read_bytes() == b"keep me"
     with pytest.raises(InvalidInputError, match="holds no agent nobody"):
         migrate_store(source, tmp_path / "x", agents=["nobody"])
-    with pytest.raises(InvalidInputError, match="cognitive_db holds cognitive memory; migrate copies"):
+    with pytest.raises(InvalidInputError, match="cognitive_db holds cognitive memory"):
         migrate_store(ladybug_stores / "cognitive_db", tmp_path / "x")
     sqlite = ladybug_stores / "home/.amplihack/memory/ops-agent/experiences.db"
     with pytest.raises(InvalidInputError, match="migrate copies Kuzu and LadybugDB stores"):
