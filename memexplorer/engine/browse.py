@@ -16,10 +16,11 @@ from typing import Any, Literal, Protocol
 
 import pyarrow as pa
 
-from .exceptions import InvalidInputError, StoreError, StoreLockedError
+from .exceptions import InvalidInputError, StoreError, StoreLockedError, WritesDisabledError
 from .graphdb import GraphStore, identifier, literal
 from .inspection import AGENT_COLUMNS, open_graph, open_sqlite_readonly
 from .stores import StoreFormat, sniff
+from .write_gate import READ_ONLY_ENV, writes_disabled
 
 __all__ = [
     "ColumnInfo",
@@ -530,8 +531,16 @@ def open_browser(
     """Open any store the engine can read for browsing: read-only, unless ``writable``
     (refused with StoreLockedError while another process holds the store, and with
     StoreUpgradeRequired when writing would rewrite an older LadybugDB store, unless
-    ``allow_upgrade``)."""
+    ``allow_upgrade``). Under MEMEXPLORER_READ_ONLY=1 ``writable`` is refused with
+    WritesDisabledError: an engine opened for writing may rewrite its header on
+    close even when nothing was written."""
     fmt = path if isinstance(path, StoreFormat) else sniff(path)
+    if writable and writes_disabled():
+        raise WritesDisabledError(
+            fmt.path,
+            f"Writes are disabled in this process ({READ_ONLY_ENV}=1), so the store "
+            "was not opened for writing",
+        )
     if fmt.engine == "sqlite":
         try:
             return _sqlite_browser(fmt.path, writable)

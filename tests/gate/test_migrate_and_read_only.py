@@ -82,7 +82,9 @@ def test_read_only_refuses_console_writes_writing_mode_and_restore_in_process(
     for name, statement in ((KUZU, "MATCH (n:SemanticMemory) DETACH DELETE n"),
                             (SQLITE, "DELETE FROM experiences")):  # fmt: skip
         store = reference_stores / name
-        browser = open_browser(store, writable=True)
+        with pytest.raises(WritesDisabledError):
+            open_browser(store, writable=True)
+        browser = open_browser(store)
         try:
             with pytest.raises(WritesDisabledError):
                 run_console_query(browser, statement, allow_write=True)
