@@ -45,6 +45,9 @@ from .write_gate import write_gate
 
 __all__ = ["RedactionResult", "delete_backup_command", "redact_findings"]
 
+#: The finding locations' engine that names a SQLite store (others are graph engines).
+_SQLITE_ENGINES = frozenset({"sqlite"})
+
 
 @dataclass
 class RedactionResult:
@@ -125,7 +128,7 @@ def _changes(
 def _graph_kind(graph: GraphStore) -> str:
     tables = graph.node_tables()
     columns = {t: {name for name, _ in graph.columns(t)} for t in tables}
-    return detect_kind(set(tables) | set(graph.rel_tables()), columns)
+    return detect_kind(set(tables), columns)  # node tables name the kind
 
 
 def _graph_plans(
@@ -139,7 +142,8 @@ def _graph_plans(
         kept, changes = _changes(saved, wanted, skipped)
         if changes:
             backups.append(kept)
-            plans.append((table, saved.key[0], changes))
+            [key] = saved.key  # a graph node table has one primary key
+            plans.append((table, key, changes))
     return backups, plans
 
 
@@ -193,7 +197,9 @@ def _agents(tables: list[SavedTable]) -> list[str]:
 
 
 def _sqlite_kind(connection: sqlite3.Connection) -> str:
-    names = {r[0] for r in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    names = {
+        name for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")
+    }
     if is_rs_hierarchical(names):
         return "hierarchical"
     return "experience" if "experiences" in names else "flat" if "memory_entries" in names else ""
@@ -229,10 +235,9 @@ def _redact_sqlite_rows(
 ) -> None:
     backups: list[SavedTable] = []
     plans = []
+    key_names_of = {where.table: [name for name, _ in where.key] for where in locations}
     for table, wanted in _by_table(locations).items():
-        key_names = next(
-            [name for name, _ in where.key] for where in locations if where.table == table
-        )
+        key_names = key_names_of[table]
         saved = save_rows(connection, table, key_names[0], [values[0] for values in wanted])
         saved.key = key_names
         kept, changes = _changes(saved, wanted, result.not_redacted)
@@ -279,7 +284,7 @@ def redact_findings(
             try:
                 results.append(_redact_store(path, locations, home))
             except MemoryError as exc:
-                if len(stores) == 1:
+                if len(stores) < 2:
                     raise
                 results.append(RedactionResult(path, None, refused=f"{exc.title}: {exc.message}"))
     finally:
@@ -289,7 +294,7 @@ def redact_findings(
 
 def _redact_store(path: Path, locations: list[FindingLocation], home: Path) -> RedactionResult:
     with write_gate(path, action="redact") as ticket:
-        if locations[0].engine == "sqlite":
+        if locations[0].engine in _SQLITE_ENGINES:
             return _redact_sqlite(path, locations, home)
         result = _redact_graph(path, locations, home)
         if result.changed:

@@ -12,7 +12,7 @@ from gate_helpers import gate_held_elsewhere
 
 from memexplorer.engine.audit import audit_paths, audit_store
 from memexplorer.engine.backups import read_backup
-from memexplorer.engine.exceptions import StoreBusyError, StoreLockedError
+from memexplorer.engine.exceptions import CompactionError, StoreBusyError, StoreLockedError
 from memexplorer.engine.graphdb import KuzuStore
 from memexplorer.engine.redaction import redact_findings
 
@@ -63,17 +63,36 @@ def test_one_store_refused_is_raised(reference_stores, tmp_path):
 def test_among_several_stores_a_refused_one_is_reported_and_the_rest_redacted(
     reference_stores, tmp_path
 ):
-    busy, free = reference_stores / EXPERIENCES, reference_stores / OPS
-    findings = audit_store(busy) + audit_store(free)
+    busy = reference_stores / EXPERIENCES
+    free = [reference_stores / OPS, reference_stores / "shared_two_agents" / "kuzu_db"]
+    findings = [f for store in (busy, *free) for f in audit_store(store)]
     with gate_held_elsewhere(busy):
-        results = redact_findings(findings, home=tmp_path / "home")
+        results = redact_findings(findings=findings, home=tmp_path / "home")
     by_store = {result.store: result for result in results}
-    assert set(by_store) == {busy, free}
+    assert set(by_store) == {busy, *free}
     refused = by_store[busy].refused or ""
     assert refused.startswith("Store is busy: Another memexplorer process is writing this store")
     assert by_store[busy].backup is None and by_store[busy].values == {}
-    assert by_store[free].values == {"EpisodicMemory": 4, "SemanticMemory": 5}
-    assert audit_store(free) == [] and audit_store(busy) != []
+    assert by_store[free[0]].values == {"EpisodicMemory": 4, "SemanticMemory": 5}
+    assert all(by_store[store].changed and audit_store(store) == [] for store in free)
+    assert audit_store(busy) != []
+
+
+def test_a_store_that_cannot_be_rewritten_keeps_its_redaction_and_says_why(
+    reference_stores, tmp_path, monkeypatch
+):
+    def refuse(path, *, ticket):
+        raise CompactionError(path, "No room for the rewritten copy")
+
+    monkeypatch.setattr("memexplorer.engine.redaction.compact_store", refuse)
+    store = reference_stores / OPS
+    [result] = redact_findings(audit_store(store), home=tmp_path / "home")
+    assert result.compaction is None
+    assert result.not_compacted is not None and "No room for the rewritten copy" in (
+        result.not_compacted
+    )
+    assert result.values == {"EpisodicMemory": 4, "SemanticMemory": 5}
+    assert audit_store(store) == []
 
 
 def test_a_sqlite_store_an_agent_is_writing_is_refused_unchanged(tmp_path):
@@ -137,18 +156,23 @@ def test_a_table_keyed_by_rowid(tmp_path):
 
 
 def test_a_table_with_a_composite_key_changes_only_the_flagged_rows(tmp_path):
-    """Rows share the key's first column; the one before the flagged rows is clean."""
+    """Rows share the key's first column; the one before the flagged rows is clean.
+    Another table of the store, keyed by its id, is redacted in the same run."""
     store = _sqlite(
         tmp_path / "memory.db",
         "CREATE TABLE memory_entries (id TEXT PRIMARY KEY, content TEXT)",
+        "INSERT INTO memory_entries VALUES ('m1', 'password=Entry1Secret')",
         "CREATE TABLE notes (a TEXT, b INTEGER, body TEXT, PRIMARY KEY (a, b)) WITHOUT ROWID",
         "INSERT INTO notes VALUES ('x', 0, 'nothing'), ('x', 1, 'password=Comp1Secret'), "
         "('x', 2, 'token: Comp2Secret'), ('y', 0, 'password=Other0Secret')",
     )
-    findings = [f for f in audit_store(store) if f.table == "notes"]
-    assert len(findings) == 3
-    [result] = redact_findings(findings[:2], home=tmp_path / "home")
-    assert result.values == {"notes": 2}
+    findings = audit_store(store)
+    notes = [f for f in findings if f.table == "notes"]
+    assert len(notes) == 3 and len(findings) == 4
+    chosen = [f for f in findings if f.table == "memory_entries"] + notes[:2]
+    [result] = redact_findings(chosen, home=tmp_path / "home")
+    assert result.values == {"memory_entries": 1, "notes": 2}
+    assert _rows(store, "SELECT id, content FROM memory_entries") == [("m1", "password=[REDACTED]")]
     assert _rows(store, "SELECT a, b, body FROM notes ORDER BY a, b") == [
         ("x", 0, "nothing"), ("x", 1, "password=[REDACTED]"), ("x", 2, "token: [REDACTED]"),
         ("y", 0, "password=Other0Secret"),
