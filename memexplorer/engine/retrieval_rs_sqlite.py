@@ -12,7 +12,6 @@ The ``library`` and ``ranked`` profiles read graph stores only.
 
 from __future__ import annotations
 
-import heapq
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -30,11 +29,49 @@ __all__ = ["RsSqliteRetriever", "rs_query_store", "rs_sqlite_retrieve"]
 _FACT = (
     "memory_id, concept, content, confidence, source_id, tags, metadata, created_at, entity_name"
 )
-_KEYWORD = f"""
-    SELECT {_FACT} FROM semantic_memories
-    WHERE agent_id = ? AND (instr(py_lower(content), ?) > 0 OR instr(py_lower(concept), ?) > 0)
-    ORDER BY confidence DESC, rowid LIMIT ?
-"""
+#: The only characters outside ASCII that Python lower-cases to ASCII letters ("İ" to
+#: "i̇", the Kelvin sign to "k"): a row holding none of them matches an ASCII word
+#: exactly where SQLite's ASCII-only case-insensitive LIKE says it does.
+_TO_ASCII = ("\u0130", "\u212a")
+#: Words matched in one scan: each is a bit of a mask SQLite holds in 64 bits.
+_WORDS_PER_SCAN = 60
+
+
+def _like_pattern(word: str) -> str:
+    escaped = word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+def _hits_sql(words: list[str]) -> tuple[str, str, list[str]]:
+    """SQL for a bit mask of which ``words`` (already lower-cased) a row's content or
+    concept holds once lower-cased as Python (and Rust) do, SQL for a cheap test every
+    row with a hit passes, and their parameters, which follow the agent's (``?1``).
+    ASCII words are matched by SQLite's LIKE in C, except in rows holding a character
+    Python lower-cases to ASCII; other words, and those rows, go through Python."""
+    count = len(words)
+    names = ", ".join(f"?{i + 2}" for i in range(count))
+    python = f"py_hits(content, concept, {names})"
+    if not all(word.isascii() for word in words):
+        return python, "1", list(words)
+    special = " OR ".join(
+        f"instr({column}, '{char}') > 0"
+        for column in ("coalesce(content, '')", "coalesce(concept, '')")
+        for char in _TO_ASCII
+    )
+    likes = [
+        (f"content LIKE ?{count + i + 2} ESCAPE '\\'", f"concept LIKE ?{count + i + 2} ESCAPE '\\'")
+        for i in range(count)
+    ]
+    mask = " + ".join(
+        f"(((typeof(content) = 'text' AND {content}) OR (typeof(concept) = 'text' AND {concept}))"
+        f" * {1 << i})"
+        for i, (content, concept) in enumerate(likes)
+    )
+    candidate = " OR ".join(f"{content} OR {concept}" for content, concept in likes)
+    sql = f"CASE WHEN {special} THEN {python} ELSE {mask} END"
+    return sql, f"{candidate} OR {special}", [*words, *(_like_pattern(word) for word in words)]
+
+
 _NEIGHBOURS = """
     SELECT e.weight, e.id, {columns} FROM similar_to_edges e
     JOIN semantic_memories b ON b.memory_id = e.{far}
@@ -46,13 +83,18 @@ def _lower(text: Any) -> str:
     return text.lower() if isinstance(text, str) else ""
 
 
+def _py_hits(content: Any, concept: Any, *words: str) -> int:
+    text, name = _lower(content), _lower(concept)
+    return sum(1 << i for i, word in enumerate(words) if word in text or word in name)
+
+
 class RsSqliteRetriever(RsRetriever):
     """amplihack-rs's retrieve_subgraph for one agent of an open ``<agent>.db``."""
 
     def __init__(self, connection: sqlite3.Connection, agent_id: str) -> None:
         super().__init__(None, agent_id, {"SIMILAR_TO"})  # type: ignore[arg-type]
         self.connection = connection
-        connection.create_function("py_lower", 1, _lower, deterministic=True)
+        connection.create_function("py_hits", -1, _py_hits, deterministic=True)
 
     def retrieve(self, query: str, max_depth: int = 2, max_nodes: int = 20,
                  min_similarity: float = 0.3) -> LibrarySubgraph:  # fmt: skip
@@ -61,26 +103,32 @@ class RsSqliteRetriever(RsRetriever):
 
     def _all_tops(self, keywords: list[str], limit: int) -> dict[str, list[int]]:
         """Every keyword's ``limit`` most confident facts (row ids, ties in row order),
-        from ONE scan of the agent's facts: a query of two words costs one pass."""
+        from one scan of the agent's facts per 60 words (a bit each in a 64-bit mask)."""
         words = list(dict.fromkeys(k.strip().lower() for k in keywords if k.strip()))
-        if len(words) < 2 or limit <= 0:
-            return {}  # one word: SQLite's own top-N sort is faster than a Python pass
+        tops: dict[str, list[int]] = {}
+        for start in range(0, len(words) if limit > 0 else 0, _WORDS_PER_SCAN):
+            tops.update(self._scan(words[start : start + _WORDS_PER_SCAN], limit))
+        return tops
 
-        def matched(content: Any, concept: Any) -> int:
-            text, name = _lower(content), _lower(concept)
-            return sum(1 << i for i, word in enumerate(words) if word in text or word in name)
-
-        self.connection.create_function("rs_matched", 2, matched, deterministic=True)
+    def _scan(self, words: list[str], limit: int) -> dict[str, list[int]]:
+        """The words' tops from one pass: the rows with a hit are kept aside by SQLite
+        (a materialised CTE), and each word's most confident are sorted out of them in C."""
+        hits, candidate, params = _hits_sql(words)
+        at = len(params) + 2  # the limit's parameter
+        branches = " UNION ALL ".join(
+            f"SELECT * FROM (SELECT {i} AS w, r, c FROM m WHERE (h & {1 << i}) != 0 "
+            f"ORDER BY c DESC, r LIMIT ?{at})"
+            for i in range(len(words))
+        )
         rows = self.connection.execute(
-            "SELECT rowid, confidence, rs_matched(content, concept) AS hits "
-            "FROM semantic_memories WHERE agent_id = ? AND hits > 0",
-            (self.agent_id,),
+            f"WITH m AS MATERIALIZED (SELECT rowid AS r, confidence AS c, {hits} AS h "
+            f"FROM semantic_memories WHERE agent_id = ?1 AND ({candidate})) {branches}",
+            (self.agent_id, *params, limit),
         ).fetchall()
-        return {
-            word: [r[0] for r in heapq.nsmallest(limit, (r for r in rows if r[2] >> i & 1),
-                                                 key=lambda r: (-r[1], r[0]))]
-            for i, word in enumerate(words)
-        }  # fmt: skip
+        tops: dict[str, list[int]] = {word: [] for word in words}
+        for index, rowid, _ in sorted(rows, key=lambda row: (row[0], -row[2], row[1])):
+            tops[words[index]].append(rowid)
+        return tops
 
     def keyword_search(self, keyword: str, limit: int) -> list[KnowledgeNode]:
         lower = keyword.strip().lower()
@@ -88,8 +136,7 @@ class RsSqliteRetriever(RsRetriever):
             return []
         tops = getattr(self, "_tops", {})
         if lower not in tops:
-            rows = self.connection.execute(_KEYWORD, (self.agent_id, lower, lower, limit))
-            return [fact_from_row(list(row)) for row in rows]
+            tops = self._all_tops([lower], limit)
         ids = tops[lower][:limit]
         found = {
             row[0]: row[1:]
