@@ -29,8 +29,17 @@ FACTS = [
     ("Ünïcödé ÉTAT", "état", 0.6),
 ]
 WORDS = [
-    ["kafka"], ["queue"], ["cache_hits"], ["100%"], ["istanbul"], ["i\u0307stanbul"],
-    ["état"], ["straße"], ["kafka", "region"], ["cache", "of", "the", "kafka"], ["zzz"],
+    ["kafka"],
+    ["queue"],
+    ["cache_hits"],
+    ["100%"],
+    ["istanbul"],
+    ["i\u0307stanbul"],
+    ["état"],
+    ["straße"],
+    ["kafka", "region"],
+    ["cache", "of", "the", "kafka"],
+    ["zzz"],
 ]
 
 
@@ -75,8 +84,7 @@ def test_each_words_facts_are_those_python_lower_casing_finds(store, words, limi
         retriever = RsSqliteRetriever(connection, AGENT)
         retriever._tops = retriever._all_tops(words, limit)
         found = {
-            word: [node.node_id for node in retriever.keyword_search(word, limit)]
-            for word in words
+            word: [node.node_id for node in retriever.keyword_search(word, limit)] for word in words
         }
     finally:
         connection.close()
