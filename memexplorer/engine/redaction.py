@@ -138,7 +138,7 @@ def _graph_plans(
     backups: list[SavedTable] = []
     plans = []
     for table, wanted in _by_table(nodes).items():
-        saved = save_nodes(graph, table, [values[0] for values in wanted])
+        saved = save_nodes(graph, table, [key for (key,) in wanted])  # one key each
         kept, changes = _changes(saved, wanted, skipped)
         if changes:
             backups.append(kept)
@@ -294,7 +294,7 @@ def redact_findings(
 
 def _redact_store(path: Path, locations: list[FindingLocation], home: Path) -> RedactionResult:
     with write_gate(path, action="redact") as ticket:
-        if locations[0].engine in _SQLITE_ENGINES:
+        if any(where.engine in _SQLITE_ENGINES for where in locations):  # one engine
             return _redact_sqlite(path, locations, home)
         result = _redact_graph(path, locations, home)
         if result.changed:

@@ -60,11 +60,12 @@ def test_one_store_refused_is_raised(reference_stores, tmp_path):
     assert len(audit_store(store)) == len(findings)
 
 
+@pytest.mark.parametrize("others", [1, 2])
 def test_among_several_stores_a_refused_one_is_reported_and_the_rest_redacted(
-    reference_stores, tmp_path
+    reference_stores, tmp_path, others
 ):
     busy = reference_stores / EXPERIENCES
-    free = [reference_stores / OPS, reference_stores / "shared_two_agents" / "kuzu_db"]
+    free = [reference_stores / OPS, reference_stores / "shared_two_agents" / "kuzu_db"][:others]
     findings = [f for store in (busy, *free) for f in audit_store(store)]
     with gate_held_elsewhere(busy):
         results = redact_findings(findings=findings, home=tmp_path / "home")
