@@ -53,7 +53,15 @@ def test_a_secret_across_json_syntax_is_scrubbed_string_by_string() -> None:
 def test_base64_json_unchanged_when_no_string_holds_a_secret_alone() -> None:
     """'password:' and 'hunter2' only look like a secret read across two strings;
     neither alone is one, so the value comes back as it was (never broken)."""
-    stored = b64('["password:", "hunter2"]')
+    stored = b64('["password:","hunter2"]')  # compact: written back as it was, not re-dumped
+    assert scrubbed_value(stored) == stored
+
+
+def test_a_scrub_that_would_change_the_jsons_shape_is_not_taken() -> None:
+    """A database URL's password runs to the next '@', here across three values: the
+    scrubbed text is valid JSON of another shape (one string), so each string is
+    scrubbed alone instead, and none alone holds a secret."""
+    stored = b64('["mysql://u:pw1","b",{"c":1},"d@x"]')
     assert scrubbed_value(stored) == stored
 
 
