@@ -3,9 +3,12 @@ new store is renamed into place. Expected values are written out by hand."""
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 from memexplorer.engine import transfer_import
@@ -86,4 +89,43 @@ def test_a_stale_shadow_file_does_not_outlive_the_replaced_store(reference_store
     with KuzuStore(store) as graph:
         assert graph.scalar("MATCH (m:SemanticMemory) RETURN count(m)") == len(
             data["semantic_nodes"]
+        )
+
+
+def test_replacing_an_agent_alone_leaves_none_of_its_old_values_bytes(reference_stores, tmp_path):
+    """The store of one agent is rebuilt from an empty file, so a value the new export
+    no longer holds is gone from the file's bytes too (a copy with the rows deleted
+    would keep them in its pages)."""
+    data = json.loads((reference_stores / EXPORT).read_text())
+    marked = copy.deepcopy(data)
+    marked["semantic_nodes"][0]["content"] = "ZEBRA-OLD-VALUE-4711 " * 20
+    first = tmp_path / "marked.json"
+    first.write_text(json.dumps(marked))
+    store = tmp_path / "alone" / "kuzu_db"
+    import_agent_store("ops-agent", first, storage_path=store)
+    assert b"ZEBRA-OLD-VALUE-4711" in store.read_bytes()
+    import_agent_store("ops-agent", reference_stores / EXPORT, storage_path=store)
+    assert b"ZEBRA-OLD-VALUE-4711" not in store.read_bytes()
+
+
+def test_a_log_left_by_the_stores_writer_is_kept_by_a_merge(reference_stores, tmp_path):
+    """A writer killed after committing leaves its rows in the write-ahead log; the
+    import folds the log into the file before copying it, so those rows survive."""
+    store = _single_agent_store(reference_stores, tmp_path)
+    script = (
+        "import kuzu, os, sys\n"
+        "db = kuzu.Database(sys.argv[1]); c = kuzu.Connection(db)\n"
+        'c.execute("MATCH (m:SemanticMemory) WITH m LIMIT 1 '
+        "CREATE (:SemanticMemory {memory_id: 'from-the-log', concept: 'c', content: 'x', "
+        "confidence: 0.5, source_id: '', agent_id: 'ops-agent', tags: [], metadata: '{}', "
+        "created_at: m.created_at, entity_name: ''})\")\n"
+        "os._exit(0)\n"
+    )
+    subprocess.run([sys.executable, "-c", script, str(store)], check=True)
+    assert store.with_name(store.name + ".wal").exists()
+    import_agent_store("ops-agent", reference_stores / EXPORT, storage_path=store, merge=True)
+    with KuzuStore(store) as graph:
+        assert (
+            graph.scalar("MATCH (m:SemanticMemory {memory_id: 'from-the-log'}) RETURN count(m)")
+            == 1
         )
