@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from ci_skip_guard import pytest_make_collect_report, pytest_runtest_makereport  # noqa: F401
+from run_isolation import pytest_configure, pytest_sessionfinish, pytest_unconfigure  # noqa: F401
 
 FIXTURES = Path(__file__).parent / "fixtures"
 TARBALL = FIXTURES / "reference-stores.tar.gz"
