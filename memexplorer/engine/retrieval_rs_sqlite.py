@@ -116,8 +116,8 @@ class RsSqliteRetriever(RsRetriever):
         hits, candidate, params = _hits_sql(words)
         at = len(params) + 2  # the limit's parameter
         branches = " UNION ALL ".join(
-            f"SELECT * FROM (SELECT {i} AS w, r, c FROM m WHERE (h & {1 << i}) != 0 "
-            f"ORDER BY c DESC, r LIMIT ?{at})"
+            f"SELECT * FROM (SELECT {i} AS w, r, row_number() OVER (ORDER BY c DESC, r) AS k "
+            f"FROM m WHERE (h & {1 << i}) != 0 ORDER BY c DESC, r LIMIT ?{at})"
             for i in range(len(words))
         )
         rows = self.connection.execute(
@@ -126,7 +126,7 @@ class RsSqliteRetriever(RsRetriever):
             (self.agent_id, *params, limit),
         ).fetchall()
         tops: dict[str, list[int]] = {word: [] for word in words}
-        for index, rowid, _ in sorted(rows, key=lambda row: (row[0], -row[2], row[1])):
+        for index, rowid, _ in sorted(rows, key=lambda row: (row[0], row[2])):  # SQL's order
             tops[words[index]].append(rowid)
         return tops
 
