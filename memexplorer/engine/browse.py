@@ -16,11 +16,11 @@ from typing import Any, Literal, Protocol
 
 import pyarrow as pa
 
-from .exceptions import InvalidInputError, StoreError, StoreLockedError, WritesDisabledError
+from .exceptions import InvalidInputError, StoreError, StoreLockedError
 from .graphdb import GraphStore, identifier, literal
 from .inspection import AGENT_COLUMNS, open_graph, open_sqlite_readonly
 from .stores import StoreFormat, sniff
-from .write_gate import READ_ONLY_ENV, writes_disabled
+from .write_gate import refuse_if_read_only
 
 __all__ = [
     "ColumnInfo",
@@ -535,12 +535,8 @@ def open_browser(
     WritesDisabledError: an engine opened for writing may rewrite its header on
     close even when nothing was written."""
     fmt = path if isinstance(path, StoreFormat) else sniff(path)
-    if writable and writes_disabled():
-        raise WritesDisabledError(
-            fmt.path,
-            f"Writes are disabled in this process ({READ_ONLY_ENV}=1), so the store "
-            "was not opened for writing",
-        )
+    if writable:
+        refuse_if_read_only(fmt.path, "the store was not opened for writing")
     if fmt.engine == "sqlite":
         try:
             return _sqlite_browser(fmt.path, writable)

@@ -47,6 +47,7 @@ __all__ = [
     "gate_held",
     "gate_lock_path",
     "gate_store_path",
+    "refuse_if_read_only",
     "write_gate",
     "writes_disabled",
 ]
@@ -58,6 +59,15 @@ READ_ONLY_ENV = "MEMEXPLORER_READ_ONLY"
 def writes_disabled() -> bool:
     """Whether this process runs read-only (``MEMEXPLORER_READ_ONLY=1``)."""
     return os.environ.get(READ_ONLY_ENV) == "1"
+
+
+def refuse_if_read_only(store: Path, outcome: str) -> None:
+    """Raise :class:`WritesDisabledError` under ``MEMEXPLORER_READ_ONLY=1``, saying the
+    ``outcome`` ("'clean' was refused")."""
+    if writes_disabled():
+        raise WritesDisabledError(
+            store, f"Writes are disabled in this process ({READ_ONLY_ENV}=1), so {outcome}"
+        )
 
 
 def gate_store_path(store: str | Path) -> Path:
@@ -158,12 +168,7 @@ class write_gate:
         self.allow_upgrade = allow_upgrade
 
     def __enter__(self) -> GateTicket:
-        if writes_disabled():
-            raise WritesDisabledError(
-                self.store,
-                f"Writes are disabled in this process ({READ_ONLY_ENV}=1), so "
-                f"'{self.action}' was refused",
-            )
+        refuse_if_read_only(self.store, f"'{self.action}' was refused")
         refusal = legacy_store_refusal(self.store)
         if refusal is not None:
             raise refusal
