@@ -141,18 +141,23 @@ def _private_engine_cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Pa
     return folder
 
 
-@pytest.fixture(scope="session")
-def _installed_ladybug_0171(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """An engine cache holding ladybug 0.17.1, installed from the package index once
-    per session by `memexplorer engines add` (in a subprocess: the real command)."""
-    folder = tmp_path_factory.mktemp("engine-cache-0171")
+def _engine_cache_with(factory: pytest.TempPathFactory, name: str, release: str) -> Path:
+    """A new engine cache with ``release`` installed by the real `memexplorer engines add`."""
+    folder = factory.mktemp(name)
     env = {**os.environ, "MEMEXPLORER_ENGINE_CACHE": str(folder)}
     done = subprocess.run(
-        [sys.executable, "-m", "memexplorer", "engines", "add", "ladybug==0.17.1"],
+        [sys.executable, "-m", "memexplorer", "engines", "add", release],
         env=env, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     return folder
+
+
+@pytest.fixture(scope="session")
+def _installed_ladybug_0171(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An engine cache holding ladybug 0.17.1, installed from the package index once
+    per session by `memexplorer engines add` (in a subprocess: the real command)."""
+    return _engine_cache_with(tmp_path_factory, "engine-cache-0171", "ladybug==0.17.1")
 
 
 @pytest.fixture
@@ -165,14 +170,7 @@ def ladybug_0171_cache(_installed_ladybug_0171: Path, monkeypatch: pytest.Monkey
 @pytest.fixture(scope="session")
 def _installed_kuzu_0101(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """An engine cache holding kuzu 0.10.1 (storage version 38, folder layout)."""
-    folder = tmp_path_factory.mktemp("engine-cache-kuzu0101")
-    env = {**os.environ, "MEMEXPLORER_ENGINE_CACHE": str(folder)}
-    done = subprocess.run(
-        [sys.executable, "-m", "memexplorer", "engines", "add", "kuzu==0.10.1"],
-        env=env, capture_output=True, text=True, timeout=600,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    return folder
+    return _engine_cache_with(tmp_path_factory, "engine-cache-kuzu0101", "kuzu==0.10.1")
 
 
 @pytest.fixture
