@@ -42,16 +42,20 @@ class _Run:
     path: Path
     first: Key
     last: Key
+    #: Whether the keys are written as JSON strings (one was not printable).
+    quoted: bool
 
 
 class SpilledRecords:
     """Encoded JSON records kept in sorted run files: ``len()`` is how many,
     iterating gives them in order.
 
-    A run line is the key's strings as JSON strings, then the record, separated
-    by tabs (JSON text never holds a raw tab or newline). Runs that do not
-    overlap (a store written in the export's order) are read one after another
-    without looking at a key; others are merged on their keys.
+    A run line is the key's strings, then the record, separated by tabs (JSON
+    text never holds a raw tab or newline). The key's strings are written as
+    they are when every one in the run is printable (no tab, newline or other
+    control character), else as JSON strings, decoded again to compare.
+    Runs that do not overlap (a store written in the export's order) are read
+    one after another without looking at a key; others are merged on their keys.
     """
 
     def __init__(self, runs: list[_Run], count: int, width: int) -> None:
@@ -65,26 +69,36 @@ class SpilledRecords:
     def __iter__(self) -> Iterator[str]:
         width = self.width
         apart = all(a.last <= b.first for a, b in itertools.pairwise(self.runs))
-        if apart:
-            for run in self.runs:
-                with open(run.path, encoding="utf-8") as handle:
+        with ExitStack() as stack:
+            files = [stack.enter_context(_open(run.path, "r")) for run in self.runs]
+            if apart:
+                for handle in files:
                     for line in handle:
                         yield line.split("\t", width)[width].rstrip("\n")
-            return
-        with ExitStack() as stack:
-            readers = [
-                _keyed(stack.enter_context(open(run.path, encoding="utf-8")), width)
-                for run in self.runs
-            ]
-            for _, text in heapq.merge(*readers, key=lambda pair: pair[0]):
+                return
+            merging = heapq.merge(*(
+                (_quoted if run.quoted else _raw)(handle, width)
+                for run, handle in zip(self.runs, files, strict=True)
+            ))  # fmt: skip
+            for _, _, text in merging:
                 yield text
 
 
-def _keyed(handle: TextIO, width: int) -> Iterator[tuple[Key, str]]:
-    for line in handle:
-        parts = line.split("\t", width)
-        key = tuple(scanstring(part, 1)[0] for part in parts[:width])
-        yield key, parts[width].rstrip("\n")
+def _open(path: Path, mode: str) -> TextIO:
+    # newline="": no translation; no run line holds a raw carriage return.
+    return open(path, mode, encoding="utf-8", newline="")
+
+
+def _raw(handle: TextIO, width: int) -> Iterator[tuple[Key, int, str]]:
+    for number, line in enumerate(handle):
+        *key, text = line.split("\t", width)
+        yield tuple(key), number, text.rstrip("\n")
+
+
+def _quoted(handle: TextIO, width: int) -> Iterator[tuple[Key, int, str]]:
+    for number, line in enumerate(handle):
+        *key, text = line.split("\t", width)
+        yield tuple(scanstring(part, 1)[0] for part in key), number, text.rstrip("\n")
 
 
 def spill(
@@ -101,15 +115,18 @@ def spill(
     count = 0
     width = 0
     for page in pages:
+        keys = [key(item) for item in page]
+        width = len(keys[0])
+        quoted = not all(part.isprintable() for fields in keys for part in fields)
         path = folder / f"run-{next(_RUN_NUMBERS)}"
-        with open(path, "x", encoding="utf-8") as handle:
-            for item in page:
-                fields = key(item)
-                handle.write("\t".join(map(quote, fields)) + f"\t{encode(item)}\n")
-        width = len(fields)
-        runs.append(_Run(path, key(page[0]), key(page[-1])))
+        join = (lambda fields: "\t".join(map(quote, fields))) if quoted else "\t".join
+        with _open(path, "x") as handle:
+            handle.writelines(
+                f"{join(fields)}\t{encode(item)}\n" for fields, item in zip(keys, page, strict=True)
+            )
+        runs.append(_Run(path, keys[0], keys[-1], quoted))
         count += len(page)
         if on_page:
             on_page(len(page))
-        del page  # let the page go before the next query runs
+        del page, keys  # let the page go before the next query runs
     return SpilledRecords(runs, count, width)

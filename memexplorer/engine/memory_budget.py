@@ -29,10 +29,10 @@ _UNITS = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3}
 _SIZE = re.compile(r"(\d+(?:\.\d+)?)\s*([KMG]?)(?:I?B)?", re.IGNORECASE)
 #: The smallest budget accepted: kuzu needs a few MiB of pool to open a store at all.
 MIN_BUDGET = 16 * 1024**2
-#: Rows a page holds per MiB of buffer pool, and the bounds: a page of 50,000 facts
-#: sorts in about 25 MiB of kuzu's pool and 60 MB of Python objects.
-_ROWS_PER_MIB = 200
-_PAGE_BOUNDS = (1_000, 50_000)
+#: Rows a page holds per MiB of buffer pool, and the bounds: a page of 100,000 facts
+#: sorts in about 50 MiB of kuzu's pool and takes some 120 MB of Python objects.
+_ROWS_PER_MIB = 400
+_PAGE_BOUNDS = (1_000, 100_000)
 
 _budget: int | None = None
 
