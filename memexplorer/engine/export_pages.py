@@ -14,11 +14,13 @@ from collections.abc import Iterator
 from typing import Any
 
 from .export_schema import EdgeSpec
-from .graph_store import GraphStore, identifier
+from .graph_store import GraphStore, QueryError, identifier
 
 __all__ = ["edge_pages", "edge_sort_key", "has_memories", "node_pages", "node_sort_key"]
 
 Row = list[Any]
+#: The fewest offsets a page reads before an export gives up for want of memory.
+MIN_PAGE = 16
 
 
 def has_memories(graph: GraphStore, agent: str) -> bool:
@@ -40,6 +42,30 @@ def _top_offset(graph: GraphStore, table: str) -> int:
     return -1 if top is None else int(top)
 
 
+def _ranges(graph: GraphStore, cypher: str, agent: str, top: int, page: int) -> Iterator[list[Row]]:
+    """``cypher``'s rows for offsets ``low`` to ``high`` (excluded), range after range
+    up to ``top``; a range whose rows do not fit the buffer pool (rows larger than
+    :func:`~.memory_budget.page_rows` assumes) is read again in halves, and the
+    smaller ranges are kept from then on."""
+    low = 0
+    while low <= top:
+        try:
+            rows = graph.rows(cypher, {"low": low, "high": low + page, "agent": agent})
+        except QueryError as exc:
+            if "buffer pool is full" not in str(exc):
+                raise
+            if page <= MIN_PAGE:
+                raise QueryError(
+                    f"{MIN_PAGE} rows do not fit in the store's buffer pool: {exc}",
+                    hint="Give the command more memory, e.g. --memory 1G.",
+                ) from None
+            page = max(MIN_PAGE, page // 2)
+            continue
+        low += page
+        if rows:
+            yield rows
+
+
 def node_pages(
     graph: GraphStore, table: str, agent: str, columns: list[str], page: int
 ) -> Iterator[list[Row]]:
@@ -52,10 +78,7 @@ def node_pages(
         "WHERE offset(id(n)) >= $low AND offset(id(n)) < $high AND n.agent_id = $agent "
         f"RETURN {returned} ORDER BY n.created_at, n.memory_id"
     )
-    for low in range(0, _top_offset(graph, table) + 1, page):
-        rows = graph.rows(cypher, {"low": low, "high": low + page, "agent": agent})
-        if rows:
-            yield rows
+    yield from _ranges(graph, cypher, agent, _top_offset(graph, table), page)
 
 
 def node_sort_key(created_at: int) -> Any:
@@ -80,10 +103,7 @@ def edge_pages(graph: GraphStore, spec: EdgeSpec, agent: str, page: int) -> Iter
         "WHERE offset(id(a)) >= $low AND offset(id(a)) < $high AND a.agent_id = $agent "
         f"RETURN a.memory_id, b.memory_id, {props} ORDER BY a.memory_id, b.memory_id"
     )
-    for low in range(0, _top_offset(graph, "SemanticMemory") + 1, page):
-        rows = graph.rows(cypher, {"low": low, "high": low + page, "agent": agent})
-        if rows:
-            yield rows
+    yield from _ranges(graph, cypher, agent, _top_offset(graph, "SemanticMemory"), page)
 
 
 def edge_sort_key(row: Row) -> tuple[str, str]:
