@@ -27,7 +27,8 @@ class Row:
     ``tool`` is "memexplorer" or "reference" (amplihack-memory-lib);
     ``seconds`` wall time; ``peak_mb`` the child's peak resident memory in MB
     (None when not measured); ``target`` the acceptance target in words, if any
-    ("< 60 s, < 600 MB"); ``note`` anything a reader must know (a failure's message).
+    ("< 60 s, < 600 MB"); ``note`` anything a reader must know (a failure's message);
+    ``load`` the 1-minute load average as it started (``Measured.load``).
     """
 
     operation: str
@@ -37,15 +38,21 @@ class Row:
     peak_mb: float | None = None
     target: str = ""
     note: str = ""
+    #: The 1-minute load average when the operation started (the machine is shared).
+    load: float | None = None
+    #: CPU seconds (user + system) of the child, less sensitive to the load than wall time.
+    cpu_seconds: float | None = None
 
 
 @dataclass(frozen=True)
 class Measured:
+    load: float
     seconds: float
     peak_mb: float
     returncode: int
     stdout: str
     stderr: str
+    cpu_seconds: float = 0.0
 
 
 def peak_of(
@@ -57,6 +64,7 @@ def peak_of(
     maximum over every child this process ever had (``RUSAGE_CHILDREN``).
     """
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        load = os.getloadavg()[0]
         start = time.perf_counter()
         child = subprocess.Popen(
             argv, stdout=out, stderr=err, text=True, env={**os.environ, **(env or {})}, cwd=cwd
@@ -66,4 +74,7 @@ def peak_of(
         child.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         err.seek(0)
-        return Measured(seconds, usage.ru_maxrss / 1024, child.returncode, out.read(), err.read())
+        cpu = usage.ru_utime + usage.ru_stime
+        return Measured(
+            load, seconds, usage.ru_maxrss / 1024, child.returncode, out.read(), err.read(), cpu
+        )
