@@ -1,0 +1,46 @@
+"""Sorted pages merged through run files give the order one sort of everything gives."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from memexplorer.engine.export_merge import merged, spill
+
+AWKWARD = ["plain", "tab\there", "new\nline", "é-accent", "", 'quote"d', "back\\slash", "\x00"]
+
+
+def _pages(items: list[tuple[str, str]], size: int) -> list[list[tuple[str, str]]]:
+    """Pages in the order given, each sorted, as the store's offset ranges come."""
+    return [sorted(items[i : i + size]) for i in range(0, len(items), size)]
+
+
+def _items(count: int, words: list[str]) -> list[tuple[str, str]]:
+    rng = random.Random(7)
+    items = [(rng.choice(words) + str(rng.randrange(50)), f"id-{i}") for i in range(count)]
+    rng.shuffle(items)
+    return items
+
+
+def test_overlapping_pages_come_out_in_one_order(tmp_path):
+    items = _items(500, ["a", "b", "c"])
+    runs = spill(_pages(items, 64), tuple, json.dumps, tmp_path)
+    assert len(runs) == 500
+    assert [tuple(json.loads(text)) for text in runs] == sorted(items)
+
+
+def test_keys_that_are_not_printable_keep_their_order(tmp_path):
+    items = _items(300, AWKWARD)
+    runs = spill(_pages(items, 50), tuple, json.dumps, tmp_path)
+    assert [tuple(json.loads(text)) for text in runs] == sorted(items)
+
+
+def test_pages_already_in_order_are_read_one_after_another(tmp_path):
+    items = sorted(_items(200, ["x", "y"]))
+    runs = spill(_pages(items, 30), tuple, json.dumps, tmp_path)
+    assert [tuple(json.loads(text)) for text in runs] == items
+
+
+def test_pages_in_memory_merge_the_same_way():
+    items = _items(400, AWKWARD)
+    assert list(merged(_pages(items, 70), tuple)) == sorted(items)
