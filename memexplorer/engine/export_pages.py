@@ -16,7 +16,14 @@ from typing import Any
 from .export_schema import EdgeSpec
 from .graph_store import GraphStore, QueryError, identifier
 
-__all__ = ["edge_pages", "edge_sort_key", "has_memories", "node_pages", "node_sort_key"]
+__all__ = [
+    "agent_table_counts",
+    "edge_pages",
+    "edge_sort_key",
+    "has_memories",
+    "node_pages",
+    "node_sort_key",
+]
 
 Row = list[Any]
 #: The fewest offsets a page reads before an export gives up for want of memory.
@@ -34,6 +41,27 @@ def has_memories(graph: GraphStore, agent: str) -> bool:
         for table in ("SemanticMemory", "EpisodicMemory")
         if table in present
     )
+
+
+def agent_table_counts(graph: GraphStore, agent: str) -> dict[str, int]:
+    """The agent's rows per table as an export counts them (edges by their source
+    fact's agent), counted by the engine rather than read."""
+    from .export_schema import EDGE_SPECS
+
+    params = {"agent": agent}
+    nodes, rels = set(graph.node_tables()), set(graph.rel_tables())
+    counts = {}
+    for table in ("SemanticMemory", "EpisodicMemory"):
+        counts[table] = int(graph.scalar(
+            f"MATCH (n:{identifier(table)}) WHERE n.agent_id = $agent RETURN count(n)", params
+        ) or 0) if table in nodes else 0  # fmt: skip
+    for spec in EDGE_SPECS:
+        counts[spec.rel] = int(graph.scalar(
+            f"MATCH (a:SemanticMemory)-[r:{identifier(spec.rel)}]->"
+            f"(b:{identifier(spec.target_table)}) WHERE a.agent_id = $agent RETURN count(r)",
+            params,
+        ) or 0) if spec.rel in rels else 0  # fmt: skip
+    return counts
 
 
 def _top_offset(graph: GraphStore, table: str) -> int:

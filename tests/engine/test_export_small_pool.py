@@ -20,6 +20,7 @@ from memexplorer.engine.graph_store import QueryError
 from memexplorer.engine.graphdb import KuzuStore
 from memexplorer.engine.hierarchical_memory import HierarchicalMemory
 from memexplorer.engine.memory_budget import set_memory_budget
+from memexplorer.engine.transfer import export_agent_store
 
 FACTS = 3_000
 BUDGET = "16M"
@@ -123,3 +124,11 @@ def test_a_bad_memory_budget_is_refused(built, tmp_path, value, message):
     assert run.returncode == 2
     assert message in run.stderr
     assert not out.exists()
+
+
+def test_raw_db_export_counts_in_the_store(built, tmp_path, small_pool):
+    store, _ = built
+    result = export_agent_store("big", tmp_path / "copy.kuzu", format="raw-db",
+                                storage_path=store)  # fmt: skip
+    assert result.counts == {"SemanticMemory": FACTS, "EpisodicMemory": 0, "SIMILAR_TO": FACTS,
+                             "DERIVES_FROM": 0, "SUPERSEDES": 0, "TRANSITIONED_TO": 0}  # fmt: skip
