@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -85,8 +86,13 @@ class SpilledRecords:
 
 
 def _open(path: Path, mode: str) -> TextIO:
-    # newline="": no translation; no run line holds a raw carriage return.
-    return open(path, mode, encoding="utf-8", newline="")
+    """A run file, 0o600 from its first byte (it holds the agent's memories).
+    newline="": no translation; no run line holds a raw carriage return."""
+    return open(path, mode, encoding="utf-8", newline="", opener=_private)
+
+
+def _private(path: str, flags: int) -> int:
+    return os.open(path, flags, 0o600)
 
 
 def _raw(handle: TextIO, width: int) -> Iterator[tuple[Key, int, str]]:

@@ -44,3 +44,9 @@ def test_pages_already_in_order_are_read_one_after_another(tmp_path):
 def test_pages_in_memory_merge_the_same_way():
     items = _items(400, AWKWARD)
     assert list(merged(_pages(items, 70), tuple)) == sorted(items)
+
+
+def test_run_files_are_private(tmp_path):
+    spill(_pages(_items(40, ["a"]), 10), tuple, json.dumps, tmp_path)
+    modes = {path.stat().st_mode & 0o777 for path in tmp_path.iterdir()}
+    assert modes == {0o600}
