@@ -58,8 +58,9 @@ HierarchicalMemory(sys.argv[1], sys.argv[2]).import_from_json(data)
 
 
 def _row(operation: str, n: int, tool: str, run: Measured) -> Row:
-    last = (run.stderr.strip().splitlines() or ["?"])[-1]
-    note = "" if run.returncode == 0 else f"failed: {last}"
+    said = run.stderr.strip().splitlines() or ["?"]
+    error = next((line for line in said if line.startswith("error:")), said[-1])
+    note = "" if run.returncode == 0 else f"failed: {error}"
     return Row(
         operation, n, tool, run.seconds if run.returncode == 0 else None, run.peak_mb,
         TARGETS.get((operation, n), ""), note[:160], run.load, run.cpu_seconds,
