@@ -11,7 +11,6 @@ buffer pool, so a million facts export in the default 256 MiB.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -23,6 +22,7 @@ from .exceptions import ImportDataError
 from .export_merge import merged, spill
 from .export_pages import edge_pages, edge_sort_key, node_pages, node_sort_key
 from .export_schema import EDGE_SPECS, FORMAT_VERSIONS, EdgeSpec
+from .export_text import StoredText, edge_text, episodic_text, semantic_text
 from .graph_store import GraphStore
 from .hierarchical_schema import loads_json
 from .memory_budget import page_rows
@@ -75,17 +75,20 @@ class _Section:
     pages: Callable[[], Iterator[list[Row]]]
     order: Callable[[Row], Any]
     record: Callable[[Row], dict[str, Any]]
+    #: The record's JSON text, made from the row (:mod:`.export_text`).
+    text: Callable[[Row], str]
 
 
 def _sections(graph: GraphStore, agent: str, version: str) -> list[_Section]:
     page = page_rows()
+    tags, metadata = StoredText([]), StoredText({})
     sections = [
         _Section("semantic_nodes", "SemanticMemory",
                  lambda: node_pages(graph, "SemanticMemory", agent, _SEMANTIC, page),
-                 node_sort_key(7), _semantic),
+                 node_sort_key(7), _semantic, semantic_text(tags, metadata)),
         _Section("episodic_nodes", "EpisodicMemory",
                  lambda: node_pages(graph, "EpisodicMemory", agent, _EPISODIC, page),
-                 node_sort_key(5), _episodic),
+                 node_sort_key(5), _episodic, episodic_text(tags, metadata)),
     ]  # fmt: skip
     present = set(graph.rel_tables())
     for spec in EDGE_SPECS:
@@ -95,7 +98,8 @@ def _sections(graph: GraphStore, agent: str, version: str) -> list[_Section]:
             pages = lambda spec=spec: edge_pages(graph, spec, agent, page)  # noqa: E731
         else:
             pages = lambda: iter(())  # noqa: E731
-        sections.append(_Section(spec.key, spec.rel, pages, edge_sort_key, _edge_record(spec)))
+        sections.append(_Section(spec.key, spec.rel, pages, edge_sort_key, _edge_record(spec),
+                                 edge_text(spec, metadata)))  # fmt: skip
     return sections
 
 
@@ -149,13 +153,10 @@ def spill_agent_export(
     :class:`~.export_merge.SpilledRecords` of encoded records, which
     :func:`~.export_json.write_export_json` writes as it would the list. Holds one
     page of rows in memory at a time."""
-    encode = json.JSONEncoder().encode
     data: dict[str, Any] = _header(agent_id, version)
     sections = _sections(graph, agent_id, version)
     for number, section in enumerate(sections):
         checkpoint(control, f"reading {section.table}", number, len(sections), "tables")
-        data[section.key] = spill(
-            section.pages(), section.order, lambda row, s=section: encode(s.record(row)), folder
-        )
+        data[section.key] = spill(section.pages(), section.order, section.text, folder)
     data["statistics"] = _statistics({s.key: len(data[s.key]) for s in sections})
     return data

@@ -50,3 +50,24 @@ def test_run_files_are_private(tmp_path):
     spill(_pages(_items(40, ["a"]), 10), tuple, json.dumps, tmp_path)
     modes = {path.stat().st_mode & 0o777 for path in tmp_path.iterdir()}
     assert modes == {0o600}
+
+
+def test_record_text_is_what_json_dumps_writes():
+    """export_text assembles each record's text from the row; json.dumps of the record
+    written out by hand here is the answer."""
+    from memexplorer.engine.export_schema import EDGE_SPECS
+    from memexplorer.engine.export_text import StoredText, edge_text, semantic_text
+
+    tags, metadata = StoredText([]), StoredText({})
+    row = ["f-\u00e9\"1", None, "tab\tand \U0001f600", None, "", '["a", "b"]', "not json",
+           None, "Ent"]  # fmt: skip
+    expected = {"memory_id": "f-\u00e9\"1", "concept": "", "content": "tab\tand \U0001f600",
+                "confidence": None, "source_id": "", "tags": ["a", "b"], "metadata": {},
+                "created_at": "", "entity_name": "Ent"}  # fmt: skip
+    assert semantic_text(tags, metadata)(row) == json.dumps(expected)
+    row[3], row[5], row[6] = 0.1 + 0.2, "W10=", '{"k": [1, 2.5]}'
+    expected.update(confidence=0.1 + 0.2, tags=[], metadata={"k": [1, 2.5]})
+    assert semantic_text(tags, metadata)(row) == json.dumps(expected)
+    similar = next(spec for spec in EDGE_SPECS if spec.rel == "SIMILAR_TO")
+    edge = {"source_id": "a", "target_id": "b", "weight": 1.0, "metadata": {"x": "y"}}
+    assert edge_text(similar, metadata)(["a", "b", None, '{"x": "y"}']) == json.dumps(edge)
