@@ -47,6 +47,9 @@ COMMANDS: tuple[AppCommand, ...] = (
     AppCommand("forward", "alt+right", "app.forward", "Forward",
                "Go forward again after going back", "app", footer=False),
     AppCommand("quit", "ctrl+q", "app.quit", "Quit", "Leave memexplorer", "app"),
+    AppCommand("find", "ctrl+f", "app.find", "Find",
+               "Find a text in every store and agent: facts, episodes, experiences and "
+               "flat memories", "app", rank=12),
     AppCommand("reload_changed", "R", "app.reload_changed", "Reload changed",
                "Reopen the stores that changed on disk: new counts, the open table at "
                "its page", "app", rank=11),
@@ -275,6 +278,28 @@ COMMANDS: tuple[AppCommand, ...] = (
     AppCommand("console_history", "f3", "screen.focus_history", "History",
                "Move to this store's earlier queries (narrowed by the editor's words)",
                "console", footer=False),
+    # Find anywhere.
+    AppCommand("find_stop", "escape", "screen.stop_or_close", "Stop / close",
+               "Stop the search that is running; with none running, close", "find"),
+    AppCommand("find_results", "ctrl+r", "screen.focus_results", "Results",
+               "Move to the results (enter opens one, or shows more of a group)", "find",
+               priority=True),
+    # An agent's history and what changed.
+    AppCommand("history", "h", "screen.history", "History",
+               "The snapshots and backups of the agent under the cursor, newest first: "
+               "what changed since each", "main", rank=13),
+    AppCommand("history_diff", "d", "screen.diff", "What changed",
+               "Compare the snapshot or backup under the cursor with the agent now (enter too)",
+               "history"),
+    AppCommand("history_snapshot", "s", "screen.snapshot", "Snapshot",
+               "Keep a dated export of the agent now, to compare with later", "history"),
+    AppCommand("history_close", "escape", "screen.close", "Close",
+               "Back to the stores", "history"),
+    AppCommand("diff_open", "o", "screen.open_record", "Open",
+               "Open the node of the fact or episode under the cursor (as it is now)",
+               "diff"),
+    AppCommand("diff_close", "escape", "screen.close", "Close",
+               "Back to where the diff was opened from", "diff"),
     # Writing mode.
     AppCommand("writing", "w", "screen.toggle_writing", "Writing",
                "Switch the store under the cursor to writing (asks first), or back to "
