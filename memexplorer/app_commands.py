@@ -49,7 +49,7 @@ COMMANDS: tuple[AppCommand, ...] = (
     AppCommand("quit", "ctrl+q", "app.quit", "Quit", "Leave memexplorer", "app"),
     AppCommand("find", "ctrl+f", "app.find", "Find",
                "Find a text in every store and agent: facts, episodes, experiences and "
-               "flat memories", "app", rank=12),
+               "flat memories", "app", footer=False),
     AppCommand("reload_changed", "R", "app.reload_changed", "Reload changed",
                "Reopen the stores that changed on disk: new counts, the open table at "
                "its page", "app", rank=11),
@@ -287,7 +287,7 @@ COMMANDS: tuple[AppCommand, ...] = (
     # An agent's history and what changed.
     AppCommand("history", "h", "screen.history", "History",
                "The snapshots and backups of the agent under the cursor, newest first: "
-               "what changed since each", "main", rank=13),
+               "what changed since each", "main", footer=False),
     AppCommand("history_diff", "d", "screen.diff", "What changed",
                "Compare the snapshot or backup under the cursor with the agent now (enter too)",
                "history"),
