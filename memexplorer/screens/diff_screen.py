@@ -163,7 +163,7 @@ class DiffScreen(Screen[None]):
                 records.add_row(Text(mark, style=_MARKS[mark]), key, what,
                                 key=f"{mark}{number}")  # fmt: skip
         for number, change in enumerate(table.changed):
-            fields = ", ".join(f"{field}: {_short(a, 24)} → {_short(b, 24)}"
+            fields = ", ".join(f"{field}: {_short(a, 40)} → {_short(b, 40)}"
                                for field, (a, b) in change.fields.items())  # fmt: skip
             if change.matched_by == "concept":
                 fields = f"(was {change.old_key}, same concept) {fields}"
