@@ -55,8 +55,7 @@ async def test_history_lists_snapshots_and_backups_and_diffs_from_one(home: Path
         diff = app.screen
         assert isinstance(diff, DiffScreen) and diff.report is not None
         tables = diff.query_one("#diff-tables", DataTable)
-        semantic = tables.get_row(
-            "SemanticMemory")  # fmt: skip
+        semantic = tables.get_row("SemanticMemory")
         assert [str(c) for c in semantic[1:]] == ["0", str(len(_ports(home))), "0"]
         records = diff.query_one("#diff-records", DataTable)
         assert _cells(records, 0) == ["-"] * len(_ports(home))
@@ -67,8 +66,7 @@ async def test_history_lists_snapshots_and_backups_and_diffs_from_one(home: Path
         # s keeps a snapshot now; it comes first.
         await pilot.press("s")
         await settle(pilot)
-        assert [e.kind for e in screen.entries][0] == "snapshot"
-        assert len(screen.entries) == 3
+        assert [e.kind for e in screen.entries] == ["snapshot", "backup", "snapshot"]
         await pilot.press("enter")  # the new snapshot against now: nothing changed
         await settle(pilot)
         assert app.screen.report.diff.empty
