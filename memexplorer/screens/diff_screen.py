@@ -37,11 +37,13 @@ def _short(value: Any, width: int = 70) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def _label(table: TableDiff, record: dict[str, Any]) -> tuple[str, str]:
+def _label(table: TableDiff, record: dict[str, Any]) -> tuple[str, Text]:
     if table.kind == "rel":
-        return f"{record['source_id']} → {record['target_id']}", ""
-    concept = f"[{record['concept']}] " if record.get("concept") else ""
-    return str(record["memory_id"]), concept + _short(record.get("content", ""))
+        return f"{record['source_id']} → {record['target_id']}", Text("")
+    what = Text()
+    if record.get("concept"):
+        what.append(f"{record['concept']}: ", style="bold")
+    return str(record["memory_id"]), what.append(_short(record.get("content", "")))
 
 
 class DiffScreen(Screen[None]):
@@ -57,7 +59,7 @@ class DiffScreen(Screen[None]):
     BINDINGS = bindings_for("diff")
     DEFAULT_CSS = """
     DiffScreen #diff-sides { height: auto; padding: 0 1; background: $boost; }
-    DiffScreen #diff-tables { width: 44; height: 1fr; border: round $primary-darken-2; }
+    DiffScreen #diff-tables { width: 36; height: 1fr; border: round $primary-darken-2; }
     DiffScreen #diff-tables:focus { border: round $primary; }
     DiffScreen #diff-records { width: 1fr; height: 1fr; border: round $primary-darken-2; }
     DiffScreen #diff-records:focus { border: round $primary; }
@@ -105,6 +107,7 @@ class DiffScreen(Screen[None]):
     def on_diff_screen_compared(self, message: Compared) -> None:
         self.loading = False
         report = self.report = message.report
+        self.sub_title = f"what changed · {report.b.agent or report.a.agent}"
         sides = Text()
         for name, side in (("A", report.a), ("B", report.b)):
             when = side.taken_at[:19].replace("T", " ")
@@ -148,7 +151,7 @@ class DiffScreen(Screen[None]):
             for number, chain in enumerate(self.report.diff.chains):
                 before = "; ".join(_short(h["content"], 30) for h in chain.before)
                 after = "; ".join(_short(h["content"], 30) for h in chain.after)
-                what = Text(f"[{chain.concept}] {before} → {after}")
+                what = Text(f"{chain.concept}: ", style="bold").append(f"{before} → {after}")
                 what.append(f"  moved {chain.direction}, {chain.new_steps} new", style="dim")
                 records.add_row(Text("→", style="cyan"), chain.after[0]["memory_id"]
                                 if chain.after else "", what, key=f"c{number}")  # fmt: skip
@@ -167,7 +170,8 @@ class DiffScreen(Screen[None]):
                                for field, (a, b) in change.fields.items())  # fmt: skip
             if change.matched_by == "concept":
                 fields = f"(was {change.old_key}, same concept) {fields}"
-            records.add_row(Text("~", style=_MARKS["~"]), change.key, fields, key=f"~{number}")
+            records.add_row(Text("~", style=_MARKS["~"]), change.key, Text(fields),
+                            key=f"~{number}")  # fmt: skip
         if not records.row_count:
             records.add_row("", "", Text("no changes in this table", style="dim"))
 

@@ -53,7 +53,6 @@ class FindScreen(Screen[None]):
     )
     BINDINGS = bindings_for("find")
     DEFAULT_CSS = """
-    FindScreen #find-text { margin: 0 1; }
     FindScreen #find-status { height: 1; padding: 0 2; color: $text-muted; }
     FindScreen #find-results { height: 1fr; }
     """
@@ -91,7 +90,7 @@ class FindScreen(Screen[None]):
     def on_mount(self) -> None:
         self.sub_title = f"find in {self.root}"
         table = self.query_one("#find-results", DataTable)
-        table.add_columns("where", "key", "found")
+        table.add_columns("key", "found")
         self.query_one("#find-text", Input).focus()
         if self.text:
             self.start(self.text)
@@ -159,26 +158,26 @@ class FindScreen(Screen[None]):
         table = self.query_one("#find-results", DataTable)
         noun = group.item if group.total == 1 else _PLURAL[group.item]
         earlier = self.groups[index - 1] if index else None
-        title = Text()
         if earlier is None or (earlier.store, earlier.agent) != (group.store, group.agent):
-            title = Text(f"{_place(group.store, self.root)} · {group.agent or '(no agent)'}",
-                         style="bold")  # fmt: skip
-        table.add_row(title, "", Text(f"{group.total:,} {noun} in {group.table.name}",
-                                      style="dim"), key=f"g{index}")  # fmt: skip
+            place = f"{_place(group.store, self.root)} · {group.agent or '(no agent)'}"
+            table.add_row("", Text(place, style="bold"), key=f"s{index}")
+        table.add_row("", Text(f"{group.total:,} {noun} in {group.table.name}", style="dim"),
+                      key=f"g{index}")  # fmt: skip
         for number, hit in enumerate(group.hits):
             self._add_hit(index, number, hit)
         self._add_more(index)
 
     def _add_hit(self, index: int, number: int, hit: FindHit) -> None:
         table = self.query_one("#find-results", DataTable)
-        table.add_row("", hit.key, Text(f"{hit.column}: {hit.snippet}"), key=f"h{index}.{number}")
+        found = Text(f"{hit.column}: ", style="dim").append(hit.snippet)
+        table.add_row(hit.key, found, key=f"h{index}.{number}")
 
     def _add_more(self, index: int) -> None:
         group = self.groups[index]
         left = group.total - len(group.hits)
         if left > 0:
             self.query_one("#find-results", DataTable).add_row(
-                "", "", Text(f"… {left:,} more: enter shows them", style="italic"),
+                "", Text(f"… {left:,} more: enter shows them", style="italic"),
                 key=f"m{index}.{len(group.hits)}",
             )  # fmt: skip
 

@@ -57,16 +57,16 @@ async def test_ctrl_f_finds_every_matching_fact_grouped(home: Path) -> None:
         assert sorted(h.key for h in facts[0].hits) == expected
         rows = _rows(screen)
         place = "hierarchical_memory/ops-agent/kuzu_db · ops-agent"
-        first = next(i for i, r in enumerate(rows) if r[0] == place)
-        assert sum(1 for r in rows if r[0] == place) == 1  # one heading per store and agent
-        counts = [r[2] for r in rows[first:] if r[1] == "" and " in " in r[2]]
+        first = next(i for i, r in enumerate(rows) if r[1] == place)
+        assert sum(1 for r in rows if r[1] == place) == 1  # one heading per store and agent
+        counts = [r[1] for r in rows[first:] if r[0] == "" and " in " in r[1]]
         assert f"{len(expected)} facts in SemanticMemory" in counts[:2]
         status = str(screen.query_one("#find-status").render())
         assert status.startswith("done: ")
         # Enter on a hit opens its node.
         table = screen.query_one("#find-results", DataTable)
         table.focus()
-        row = next(i for i, r in enumerate(rows) if r[1] == facts[0].hits[0].key)
+        row = next(i for i, r in enumerate(rows) if r[0] == facts[0].hits[0].key)
         table.move_cursor(row=row)
         await pilot.press("enter")
         await settle(pilot)
@@ -87,8 +87,8 @@ async def test_more_pages_of_a_group(home: Path) -> None:
         [group] = [g for g in screen.groups if g.table.name == "SemanticMemory"]
         assert (group.total, len(group.hits)) == (len(expected), engine_find.PAGE_SIZE)
         table = screen.query_one("#find-results", DataTable)
-        more = next(i for i, r in enumerate(_rows(screen)) if r[2].startswith("… "))
-        assert _rows(screen)[more][2] == (f"… {len(expected) - engine_find.PAGE_SIZE} more: "
+        more = next(i for i, r in enumerate(_rows(screen)) if r[1].startswith("… "))
+        assert _rows(screen)[more][1] == (f"… {len(expected) - engine_find.PAGE_SIZE} more: "
                                           "enter shows them")  # fmt: skip
         table.focus()
         table.move_cursor(row=more)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from memexplorer.cli import main
+from diff_exports import AFTER, BEFORE
 
-from .test_diff_exports import AFTER, BEFORE
+from memexplorer.cli import main
 
 HOME = "home/.amplihack"
 

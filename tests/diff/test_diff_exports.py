@@ -7,111 +7,10 @@ import json
 from pathlib import Path
 
 import pytest
+from diff_exports import AFTER, BEFORE, export, fact, supersedes
 
 from memexplorer.engine.diff_report import diff_memory
 from memexplorer.engine.exceptions import InvalidInputError
-
-
-def _fact(memory_id: str, concept: str, content: str, confidence: float = 0.8) -> dict:
-    return {
-        "memory_id": memory_id,
-        "concept": concept,
-        "content": content,
-        "confidence": confidence,
-        "source_id": "",
-        "tags": [],
-        "metadata": {},
-        "created_at": "2026-11-20T10:00:00",
-        "entity_name": "",
-    }
-
-
-def _episode(memory_id: str, content: str) -> dict:
-    return {
-        "memory_id": memory_id,
-        "content": content,
-        "source_label": "chat",
-        "tags": [],
-        "metadata": {},
-        "created_at": "2026-11-20T09:00:00",
-    }
-
-
-def _export(agent: str, semantic: list, episodic: list, **edges: list) -> dict:
-    data = {
-        "agent_name": agent,
-        "exported_at": "1795600000",
-        "format_version": "1.1",
-        "semantic_nodes": semantic,
-        "episodic_nodes": episodic,
-    }
-    for key in (
-        "similar_to_edges",
-        "derives_from_edges",
-        "supersedes_edges",
-        "transitioned_to_edges",
-    ):
-        data[key] = edges.get(key, [])
-    return data
-
-
-def _supersedes(newer: str, older: str) -> dict:
-    return {"source_id": newer, "target_id": older, "reason": "newer value", "temporal_delta": ""}
-
-
-BEFORE = _export(
-    "ops-agent",
-    [
-        _fact("f-replicas-1", "checkout replicas", "checkout-api runs 3 replicas"),
-        _fact("f-replicas-2", "checkout replicas", "checkout-api runs 5 replicas"),
-        _fact("f-owner", "service owner", "checkout-api is owned by Payments"),
-        _fact("f-port", "service port", "checkout-api listens on 8080"),
-        _fact("f-old-region", "cluster region", "the cluster runs in eu-west-1"),
-        _fact("f-bill", "aws bill", "the AWS bill was 900 USD", 0.6),
-    ],
-    [_episode("e-1", "talked about replicas"), _episode("e-2", "talked about ports")],
-    supersedes_edges=[_supersedes("f-replicas-2", "f-replicas-1")],
-    similar_to_edges=[
-        {"source_id": "f-owner", "target_id": "f-port", "weight": 0.4, "metadata": {}}
-    ],
-    derives_from_edges=[
-        {"source_id": "f-port", "target_id": "e-2", "extraction_method": "llm", "confidence": 0.9}
-    ],
-)
-
-AFTER = _export(
-    "ops-agent",
-    [
-        _fact("f-replicas-1", "checkout replicas", "checkout-api runs 3 replicas"),
-        _fact("f-replicas-2", "checkout replicas", "checkout-api runs 5 replicas"),
-        _fact("f-replicas-3", "checkout replicas", "checkout-api runs 7 replicas"),  # a step
-        _fact("f-owner", "service owner", "checkout-api is owned by Platform"),  # changed
-        _fact("f-new-region", "Cluster Region", "the cluster runs in us-east-2"),  # by concept
-        _fact("f-bill", "aws bill", "the AWS bill was 900 USD", 0.9),  # confidence
-        _fact("f-dns", "dns hosting", "DNS is hosted on Route 53"),  # added
-    ],
-    [_episode("e-1", "talked about replicas"), _episode("e-3", "talked about DNS")],
-    supersedes_edges=[
-        _supersedes("f-replicas-2", "f-replicas-1"),
-        _supersedes("f-replicas-3", "f-replicas-2"),
-    ],
-    similar_to_edges=[
-        {"source_id": "f-owner", "target_id": "f-bill", "weight": 0.5, "metadata": {}}
-    ],
-    derives_from_edges=[
-        {"source_id": "f-dns", "target_id": "e-3", "extraction_method": "llm", "confidence": 0.9}
-    ],
-    transitioned_to_edges=[
-        {
-            "source_id": "f-replicas-3",
-            "target_id": "f-replicas-2",
-            "from_value": "7",
-            "to_value": "5",
-            "turn": 3,
-            "transition_type": "update",
-        }
-    ],
-)
 
 
 def _write(folder: Path, name: str, data: dict) -> Path:
@@ -181,13 +80,13 @@ def test_reversed_sides_swap_added_and_removed(tmp_path: Path) -> None:
     assert (chain.direction, chain.new_steps) == ("back", 0)
 
 
-def test_a_chain_that_grows_from_a_lone_fact(tmp_path: Path) -> None:
-    before = _export("a", [_fact("x1", "disk", "disk is 10 GB")], [])
-    after = _export(
+def test_a_chain_that_grows_from_a_lonefact(tmp_path: Path) -> None:
+    before = export("a", [fact("x1", "disk", "disk is 10 GB")], [])
+    after = export(
         "a",
-        [_fact("x1", "disk", "disk is 10 GB"), _fact("x2", "disk", "20 GB")],
+        [fact("x1", "disk", "disk is 10 GB"), fact("x2", "disk", "20 GB")],
         [],
-        supersedes_edges=[_supersedes("x2", "x1")],
+        supersedes_edges=[supersedes("x2", "x1")],
     )
     report = diff_memory(_write(tmp_path, "a.json", before), _write(tmp_path, "b.json", after))
     [chain] = report.diff.chains

@@ -1,0 +1,37 @@
+"""Snapshots at 120x36 of find anywhere and of the diff screen, on the run's copy of
+the reference stores (paths shown as the fixed snapshot path)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import SIZE, keys, settle
+from diff_exports import AFTER, BEFORE
+
+from memexplorer.app import create_app
+from memexplorer.screens.diff_screen import DiffScreen
+
+
+def test_find_results(snap_compare, snapshot_home):
+    # ctrl+f, "replicas", enter: every store's facts, episodes and experiences with it.
+    app = create_app(snapshot_home)
+    typed = [*"replicas"]
+    assert snap_compare(app, terminal_size=SIZE, run_before=keys("ctrl+f", *typed, "enter"))
+
+
+def test_diff_of_two_exports(snap_compare, snapshot_home):
+    # Hand-written exports: facts added, removed, changed (by id and by concept).
+    folder: Path = snapshot_home.parent.parent / "diff"
+    folder.mkdir(exist_ok=True)
+    a, b = folder / "before.json", folder / "after.json"
+    a.write_text(json.dumps(BEFORE))
+    b.write_text(json.dumps(AFTER))
+    app = create_app(snapshot_home)
+
+    async def run_before(pilot) -> None:
+        await settle(pilot)
+        app.push_screen(DiffScreen(a, b, agent=None, home=None))
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
