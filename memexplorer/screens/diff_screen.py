@@ -29,10 +29,12 @@ from .error_modal import report_failed_worker
 from .node_detail_screen import NodeRef
 
 _CHAINS = "chains"
+#: Characters of a key shown (a uuid's first block and a bit): enough to tell rows apart.
+_KEY_WIDTH = 14
 _MARKS = {"+": "green", "-": "red", "~": "yellow", "→": "cyan"}
 
 
-def _short(value: Any, width: int = 70) -> str:
+def _short(value: Any, width: int = 56) -> str:
     text = " ".join(str(value).split())
     return text if len(text) <= width else text[: width - 1] + "…"
 
@@ -74,6 +76,8 @@ class DiffScreen(Screen[None]):
         self.a, self.b, self.agent, self.home = a, b, agent, home
         self.report: DiffReport | None = None
         self.shown = ""
+        #: The whole key of each row of the changes (the table shows the start of it).
+        self.keys: dict[str, str] = {}
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -146,6 +150,7 @@ class DiffScreen(Screen[None]):
         self.shown = name
         records = self.query_one("#diff-records", DataTable)
         records.clear()
+        self.keys.clear()
         records.border_title = name
         if name == _CHAINS:
             for number, chain in enumerate(self.report.diff.chains):
@@ -153,8 +158,8 @@ class DiffScreen(Screen[None]):
                 after = "; ".join(_short(h["content"], 30) for h in chain.after)
                 what = Text(f"{chain.concept}: ", style="bold").append(f"{before} → {after}")
                 what.append(f"  moved {chain.direction}, {chain.new_steps} new", style="dim")
-                records.add_row(Text("→", style="cyan"), chain.after[0]["memory_id"]
-                                if chain.after else "", what, key=f"c{number}")  # fmt: skip
+                head = chain.after[0]["memory_id"] if chain.after else ""
+                self._add(records, Text("→", style="cyan"), what, head, f"c{number}")
             return
         table = self.report.diff.table(name)
         if table.skipped:
@@ -163,17 +168,20 @@ class DiffScreen(Screen[None]):
         for mark, items in (("+", table.added), ("-", table.removed)):
             for number, record in enumerate(items):
                 key, what = _label(table, record)
-                records.add_row(Text(mark, style=_MARKS[mark]), key, what,
-                                key=f"{mark}{number}")  # fmt: skip
+                self._add(records, Text(mark, style=_MARKS[mark]), what, key, f"{mark}{number}")
         for number, change in enumerate(table.changed):
-            fields = ", ".join(f"{field}: {_short(a, 40)} → {_short(b, 40)}"
+            fields = ", ".join(f"{field}: {_short(a, 30)} → {_short(b, 30)}"
                                for field, (a, b) in change.fields.items())  # fmt: skip
             if change.matched_by == "concept":
                 fields = f"(was {change.old_key}, same concept) {fields}"
-            records.add_row(Text("~", style=_MARKS["~"]), change.key, Text(fields),
-                            key=f"~{number}")  # fmt: skip
+            self._add(records, Text("~", style=_MARKS["~"]), Text(fields), change.key, f"~{number}")
         if not records.row_count:
             records.add_row("", "", Text("no changes in this table", style="dim"))
+
+    def _add(self, records: DataTable, mark: Text, what: Text, key: str, row: str) -> None:
+        shown = key if len(key) <= _KEY_WIDTH else key[: _KEY_WIDTH - 1] + "…"
+        self.keys[row] = key
+        records.add_row(mark, shown, what, key=row)
 
     def action_open_record(self) -> None:
         """The node of the fact or episode under the cursor, in the store B reads."""
@@ -182,7 +190,8 @@ class DiffScreen(Screen[None]):
             self.notify("Open works when B is a store and a fact is chosen", severity="warning")
             return
         table = self.shown if self.shown != _CHAINS else "SemanticMemory"
-        key = str(records.get_row_at(records.cursor_row)[1])
+        row = records.coordinate_to_cell_key(records.cursor_coordinate).row_key.value
+        key = self.keys.get(str(row), "")
         if table not in ("SemanticMemory", "EpisodicMemory") or not key:
             self.notify("Choose a fact or an episode", severity="warning")
             return

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from conftest import SIZE, keys, settle
 from diff_exports import AFTER, BEFORE
+from textual.widgets import Input
 
 from memexplorer.app import create_app
 from memexplorer.screens.diff_screen import DiffScreen
@@ -16,8 +17,13 @@ from memexplorer.screens.diff_screen import DiffScreen
 def test_find_results(snap_compare, snapshot_home):
     # ctrl+f, "replicas", enter: every store's facts, episodes and experiences with it.
     app = create_app(snapshot_home)
-    typed = [*"replicas"]
-    assert snap_compare(app, terminal_size=SIZE, run_before=keys("ctrl+f", *typed, "enter"))
+
+    async def run_before(pilot) -> None:
+        await keys("ctrl+f")(pilot)
+        app.screen.query_one(Input).cursor_blink = False  # its phase is not the picture
+        await keys(*"replicas", "enter")(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
 def test_diff_of_two_exports(snap_compare, snapshot_home):

@@ -59,7 +59,7 @@ async def test_history_lists_snapshots_and_backups_and_diffs_from_one(home: Path
         assert [str(c) for c in semantic[1:]] == ["0", str(len(_ports(home))), "0"]
         records = diff.query_one("#diff-records", DataTable)
         assert _cells(records, 0) == ["-"] * len(_ports(home))
-        assert sorted(_cells(records, 1)) == _ports(home)
+        assert sorted(diff.keys.values()) == _ports(home)
         await pilot.press("escape")
         await settle(pilot)
         assert app.screen is screen
@@ -77,7 +77,7 @@ async def test_diff_opens_a_changed_fact(home: Path, tmp_path: Path) -> None:
     snap = take_snapshot("ops-agent", home=home)
     data = json.loads(snap.path.read_text())
     fact = data["semantic_nodes"][0]
-    fact["content"] = "a value that was different then"
+    fact["content"] = "a value once"
     snap.path.write_text(json.dumps(data))
     app = create_app(home)
     async with app.run_test(size=SIZE) as pilot:
@@ -85,8 +85,9 @@ async def test_diff_opens_a_changed_fact(home: Path, tmp_path: Path) -> None:
         app.push_screen(DiffScreen(snap.path, _store(home), agent="ops-agent", home=home))
         await settle(pilot)
         records = app.screen.query_one("#diff-records", DataTable)
-        assert (_cells(records, 0), _cells(records, 1)) == (["~"], [fact["memory_id"]])
-        assert _cells(records, 2)[0].startswith("content: a value that was different then → ")
+        assert (_cells(records, 0), list(app.screen.keys.values())) == (["~"], [fact["memory_id"]])
+        assert _cells(records, 1) == [fact["memory_id"][:13] + "…"]
+        assert _cells(records, 2)[0].startswith("content: a value once → Service checkout-api")
         records.focus()
         await pilot.press("o")
         await settle(pilot)
