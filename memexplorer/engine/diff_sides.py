@@ -58,25 +58,36 @@ def _is_json(path: Path) -> bool:
 
 
 def side_agent(spec: str | Path) -> str | None:
-    """The agent a file side names by itself (an export's agent_name, a backup's one
-    agent), without reading a store; None for a store or an agent name."""
+    """The agent a side names by itself (an export's agent_name, a backup's one agent,
+    a store's path ``hierarchical_memory/<agent>/…``), without reading a store."""
     path = Path(spec).expanduser()
     if path.is_dir() and (path / "manifest.json").is_file():
-        agents = json.loads((path / "manifest.json").read_text(encoding="utf-8")).get("agents")
-        return str(agents[0]) if isinstance(agents, list) and len(agents) == 1 else None
+        manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
+        agents = manifest.get("agents")
+        if isinstance(agents, list) and len(agents) == 1:
+            return str(agents[0])
+        return _path_agent(Path(str(manifest.get("store", ""))))
     if path.is_file() and _is_json(path):
         name = read_export(path).get("agent_name")
         return str(name) if name else None
+    return _path_agent(path) if path.exists() else None
+
+
+def _path_agent(store: Path) -> str | None:
+    """The agent a store's path names, as the tools lay stores out, else None."""
+    if store.parent.parent.name == "hierarchical_memory":
+        return store.parent.name
+    if store.suffix == ".db" and store.parent.name == "hierarchical_memory":
+        return store.stem
     return None
 
 
 def _store_agent(store: Path, agent: str | None) -> str:
     if agent:
         return validate_agent_name(agent)
-    if store.parent.parent.name == "hierarchical_memory":
-        return store.parent.name
-    if store.suffix == ".db" and store.parent.name == "hierarchical_memory":
-        return store.stem
+    named = _path_agent(store)
+    if named:
+        return named
     raise InvalidInputError(
         f"Which agent of {store}? The store's path does not name one",
         hint="Add --agent NAME (memexplorer stats lists the agents of a store).",
@@ -143,6 +154,8 @@ def _put_back(data: dict[str, Any], tables: list[SavedTable], agent: str) -> dic
 def _read_backup(folder: Path, agent: str | None) -> DiffSide:
     record, tables = read_backup(folder)
     manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    if agent is None:
+        agent = _path_agent(record.store)
     if agent is None:
         if len(record.agents) != 1:
             raise InvalidInputError(

@@ -8,9 +8,11 @@ import json
 import shutil
 from pathlib import Path
 
+from memexplorer.cli import main
 from memexplorer.engine.clean import clean_store, clean_target
 from memexplorer.engine.clean_selection import Selection
 from memexplorer.engine.diff_report import diff_memory
+from memexplorer.engine.store_backup import write_closed_store_backup
 
 HOME = "home/.amplihack"
 STORE = f"{HOME}/hierarchical_memory/ops-agent/kuzu_db"
@@ -95,3 +97,25 @@ def test_a_store_side_reads_a_copy_of_the_store_unchanged(
     before = _digest(copy)
     assert diff_memory(store, copy).diff.empty
     assert _digest(copy) == before
+
+
+def test_a_store_against_its_whole_store_backup(reference_stores: Path, capsys) -> None:
+    """A whole-store copy (as taken before a console write or an upgrade), then a clean:
+    from the copy to the store, the cleaned facts are removed (the library's export
+    says which), and the copy's bytes and the store's are unchanged by reading."""
+    library = json.loads((reference_stores / EXPORT).read_text())
+    slo = sorted(n["memory_id"] for n in library["semantic_nodes"] if n["concept"] == "service slo")
+    assert len(slo) == 8
+    store, home = reference_stores / STORE, reference_stores / HOME
+    whole = write_closed_store_backup(home, store, engine="kuzu", kind="hierarchical",
+                                      action="upgrade")  # fmt: skip
+    clean_store(clean_target(store), Selection("service slo", agent="ops-agent"), home=home)
+    store_bytes, backup_bytes = _digest(store), _folder_digests(whole.path)
+    assert main(["diff", str(whole.path), str(store), "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert (answer["a"]["kind"], answer["a"]["agent"]) == ("backup", "ops-agent")
+    facts = answer["tables"][0]
+    assert facts["table"] == "SemanticMemory"
+    assert sorted(n["memory_id"] for n in facts["removed"]) == slo
+    assert facts["added"] == [] and facts["changed"] == []
+    assert _digest(store) == store_bytes and _folder_digests(whole.path) == backup_bytes
