@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .backups import read_backup
+from .diff_sqlite_backup import rs_store_as_it_was
 from .exceptions import InvalidInputError, NotAStoreError, StoreNotFoundError
 from .export_schema import EDGE_SPECS
 from .graph_shape import from_graph_shape, is_graph_shape
@@ -168,11 +169,14 @@ def _read_backup(folder: Path, agent: str | None) -> DiffSide:
         copy = folder / str(manifest["file"])
         return DiffSide("backup", folder, agent, taken, _read_store(copy, agent))
     if record.engine == "sqlite":
-        raise InvalidInputError(
-            f"The backup {folder.name} saved rows of an SQLite store, which diff cannot "
-            "put back in place",
-            hint="Compare a snapshot instead (memexplorer snapshot AGENT keeps one).",
-        )
+        if not is_rs_store(record.store):
+            raise InvalidInputError(
+                f"The backup {folder.name} is of {record.store}, which holds no hierarchical "
+                "memory to compare",
+                hint="diff compares facts, episodes and their edges of one agent.",
+            )
+        return DiffSide("backup", folder, agent, taken,
+                        rs_store_as_it_was(record.store, tables, agent))  # fmt: skip
     now = _read_store(record.store, agent)
     return DiffSide("backup", folder, agent, taken, _put_back(now, tables, agent))
 

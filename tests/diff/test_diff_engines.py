@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 
 from memexplorer.cli import main
+from memexplorer.engine.clean import clean_store, clean_target
+from memexplorer.engine.clean_selection import Selection
 from memexplorer.engine.diff_report import diff_memory
 
 #: CI installs the extra: there a missing ladybug fails the test instead of skipping it.
@@ -96,3 +98,21 @@ def test_library_export_and_its_ladybug_store_agree(ladybug_stores: Path, tmp_pa
     assert report.b.agent == "ops-agent"
     assert report.diff.empty
     assert _digest(copy) == before
+
+
+def test_rust_store_against_its_clean_backup(rust_sqlite_home: Path) -> None:
+    """A clean of amplihack-rs's SQLite store saves rows, not the file: the backup side
+    is the store with them put back (in memory), so exactly the cleaned facts (the
+    Rust export says which) read as removed, and neither file changes."""
+    data = json.loads((rust_sqlite_home / "rust_exports/ops-agent.json").read_text())
+    concept = data["semantic_nodes"][0]["concept"]
+    gone = sorted(n["memory_id"] for n in data["semantic_nodes"] if n["concept"] == concept)
+    home = rust_sqlite_home / "home/.amplihack"
+    store = home / "hierarchical_memory/ops-agent.db"
+    result = clean_store(clean_target(store), Selection(concept, agent="ops-agent"), home=home)
+    before = _digest(store)
+    report = diff_memory(result.backup.path, store)
+    facts = report.diff.table("SemanticMemory")
+    assert sorted(n["memory_id"] for n in facts.removed) == gone
+    assert facts.added == [] and facts.changed == []
+    assert _digest(store) == before
