@@ -4,6 +4,7 @@ the reference stores (paths shown as the fixed snapshot path)."""
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 from conftest import SIZE, keys, settle
@@ -11,6 +12,7 @@ from diff_exports import AFTER, BEFORE
 from textual.widgets import Input
 
 from memexplorer.app import create_app
+from memexplorer.engine.snapshots import take_snapshot
 from memexplorer.screens.diff_screen import DiffScreen
 
 
@@ -41,3 +43,11 @@ def test_diff_of_two_exports(snap_compare, snapshot_home):
         await settle(pilot)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_history_of_an_agent(snap_compare, snapshot_home):
+    # h on ops-agent: two snapshots kept at fixed times, newest first.
+    for day in (20, 24):
+        take_snapshot("ops-agent", home=snapshot_home, now=datetime(2026, 11, day, 8, tzinfo=UTC))
+    app = create_app(snapshot_home)
+    assert snap_compare(app, terminal_size=SIZE, run_before=keys("h"))
