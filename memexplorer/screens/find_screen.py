@@ -34,6 +34,14 @@ _PLURAL = {"fact": "facts", "episode": "episodes", "experience": "experiences",
            "memory": "memories"}  # fmt: skip
 
 
+#: Characters of a key shown: enough to tell rows apart; enter opens the whole one.
+KEY_WIDTH = 14
+
+
+def short_key(key: str) -> str:
+    return key if len(key) <= KEY_WIDTH else key[: KEY_WIDTH - 1] + "…"
+
+
 def _place(store: Path, root: Path) -> str:
     try:
         return str(store.relative_to(root)) or store.name
@@ -159,7 +167,7 @@ class FindScreen(Screen[None]):
         noun = group.item if group.total == 1 else _PLURAL[group.item]
         earlier = self.groups[index - 1] if index else None
         if earlier is None or (earlier.store, earlier.agent) != (group.store, group.agent):
-            place = f"{_place(group.store, self.root)} · {group.agent or '(no agent)'}"
+            place = f"{group.agent or '(no agent)'} · {_place(group.store, self.root)}"
             table.add_row("", Text(place, style="bold"), key=f"s{index}")
         table.add_row("", Text(f"{group.total:,} {noun} in {group.table.name}", style="dim"),
                       key=f"g{index}")  # fmt: skip
@@ -170,7 +178,7 @@ class FindScreen(Screen[None]):
     def _add_hit(self, index: int, number: int, hit: FindHit) -> None:
         table = self.query_one("#find-results", DataTable)
         found = Text(f"{hit.column}: ", style="dim").append(hit.snippet)
-        table.add_row(hit.key, found, key=f"h{index}.{number}")
+        table.add_row(short_key(hit.key), found, key=f"h{index}.{number}")
 
     def _add_more(self, index: int) -> None:
         group = self.groups[index]

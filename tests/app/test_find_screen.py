@@ -15,7 +15,7 @@ from textual.widgets import DataTable, Input
 from memexplorer.app import create_app
 from memexplorer.engine import find as engine_find
 from memexplorer.screens import find_screen
-from memexplorer.screens.find_screen import FindScreen
+from memexplorer.screens.find_screen import FindScreen, short_key
 from memexplorer.screens.main_screen import MainScreen
 from memexplorer.screens.node_detail_screen import NodeDetailScreen
 
@@ -56,7 +56,7 @@ async def test_ctrl_f_finds_every_matching_fact_grouped(home: Path) -> None:
         assert [g.total for g in facts] == [len(expected)]
         assert sorted(h.key for h in facts[0].hits) == expected
         rows = _rows(screen)
-        place = "hierarchical_memory/ops-agent/kuzu_db · ops-agent"
+        place = "ops-agent · hierarchical_memory/ops-agent/kuzu_db"
         first = next(i for i, r in enumerate(rows) if r[1] == place)
         assert sum(1 for r in rows if r[1] == place) == 1  # one heading per store and agent
         counts = [r[1] for r in rows[first:] if r[0] == "" and " in " in r[1]]
@@ -66,7 +66,7 @@ async def test_ctrl_f_finds_every_matching_fact_grouped(home: Path) -> None:
         # Enter on a hit opens its node.
         table = screen.query_one("#find-results", DataTable)
         table.focus()
-        row = next(i for i, r in enumerate(rows) if r[0] == facts[0].hits[0].key)
+        row = next(i for i, r in enumerate(rows) if r[0] == short_key(facts[0].hits[0].key))
         table.move_cursor(row=row)
         await pilot.press("enter")
         await settle(pilot)
