@@ -19,8 +19,9 @@ from typing import Any
 
 from .backups import read_backup
 from .diff_sqlite_backup import rs_store_as_it_was
-from .exceptions import InvalidInputError, NotAStoreError, StoreNotFoundError
+from .exceptions import ImportDataError, InvalidInputError, NotAStoreError, StoreNotFoundError
 from .export_schema import EDGE_SPECS
+from .export_validation import Problems, parse_export
 from .graph_shape import from_graph_shape, is_graph_shape
 from .hierarchical_memory import HierarchicalMemory
 from .hierarchical_schema import loads_json
@@ -55,7 +56,7 @@ class DiffSide:
 
 def _is_json(path: Path) -> bool:
     with path.open("rb") as handle:
-        return handle.read(64).lstrip()[:1] == b"{"
+        return handle.read(64).lstrip()[:1] in (b"{", b"[")
 
 
 def side_agent(spec: str | Path) -> str | None:
@@ -69,7 +70,11 @@ def side_agent(spec: str | Path) -> str | None:
             return str(agents[0])
         return _path_agent(Path(str(manifest.get("store", ""))))
     if path.is_file() and _is_json(path):
-        name = read_export(path).get("agent_name")
+        try:
+            data = read_export(path)
+        except ImportDataError:
+            return None  # reading the side says what is wrong with it
+        name = data.get("agent_name")
         return str(name) if name else None
     return _path_agent(path) if path.exists() else None
 
@@ -182,9 +187,19 @@ def _read_backup(folder: Path, agent: str | None) -> DiffSide:
 
 
 def _read_file(path: Path, snapshots: Path | None) -> DiffSide:
-    data = read_export(path)
-    if is_graph_shape(data):
-        data = from_graph_shape({**data})
+    try:
+        data = read_export(path)
+        if is_graph_shape(data):
+            data = from_graph_shape({**data})
+        problems = Problems()
+        parse_export(data, problems)  # the shape and fields every record needs
+        problems.raise_if_any()
+    except ImportDataError as exc:
+        raise InvalidInputError(
+            f"{path} cannot be compared: {exc.message}",
+            hint="Name an export (memexplorer export, the library's export_to_json), a "
+            "snapshot, a backup folder, a store or an agent.",
+        ) from None
     agent = str(data.get("agent_name") or "")
     kind = "snapshot" if snapshots is not None and snapshots in path.parents else "export"
     return DiffSide(kind, path, agent, _when(data.get("exported_at")), data)

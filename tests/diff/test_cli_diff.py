@@ -100,3 +100,20 @@ def test_diff_errors_are_clear(tmp_path: Path, capsys) -> None:
     text.write_text("hello")
     assert main(["diff", str(text), str(other)]) == 2
     assert "neither a store, a JSON export nor a backup folder" in capsys.readouterr().err
+
+
+def test_files_that_are_not_exports_are_refused_clearly(tmp_path: Path, capsys) -> None:
+    good = _write(tmp_path / "good.json", BEFORE)
+    cases = {
+        "list.json": "[1, 2]",
+        "empty.json": "{}",
+        "no-id.json": json.dumps({**BEFORE, "semantic_nodes": [{"content": "no memory_id"}]}),
+        "cut.json": json.dumps(BEFORE)[:200],
+    }
+    for name, text in cases.items():
+        bad = tmp_path / name
+        bad.write_text(text)
+        assert main(["diff", str(bad), str(good)]) == 2, name
+        err = capsys.readouterr().err
+        assert f"{bad} cannot be compared: " in err, (name, err)
+        assert "Traceback" not in err
