@@ -106,3 +106,15 @@ async def test_history_of_a_store_with_nothing_yet(home: Path) -> None:
         await pilot.press("d")
         await settle(pilot)
         assert isinstance(app.screen, HistoryScreen)  # nothing to compare: it stays
+
+
+async def test_the_palette_lists_find_and_history(home: Path) -> None:
+    app = create_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        titles = {command.title for command in app.get_system_commands(app.screen)}
+        assert {"Find", "History"} <= titles
+        await pilot.press("h")
+        await settle(pilot)
+        titles = {command.title for command in app.get_system_commands(app.screen)}
+        assert {"What changed", "Snapshot", "Find"} <= titles

@@ -116,3 +116,19 @@ def test_rust_store_against_its_clean_backup(rust_sqlite_home: Path) -> None:
     assert sorted(n["memory_id"] for n in facts.removed) == gone
     assert facts.added == [] and facts.changed == []
     assert _digest(store) == before
+
+
+@needs_ladybug
+def test_grep_in_ladybug_stores(ladybug_stores: Path, tmp_path: Path, capsys) -> None:
+    """grep reads LadybugDB stores (through the ladybug worker) as it reads Kuzu ones:
+    each agent's facts containing a word, as the library's own export lists them."""
+    home = tmp_path / ".amplihack"
+    shutil.copytree(ladybug_stores / "home/.amplihack", home)
+    library = json.loads((ladybug_stores / "exports/ops-agent.export_to_json.json").read_text())
+    expected = sorted(n["memory_id"] for n in library["semantic_nodes"]
+                      if "replicas" in (n["content"] + n["concept"]).lower())  # fmt: skip
+    assert expected
+    assert main(["grep", "replicas", str(home), "--json", "--all"]) == 0
+    groups = json.loads(capsys.readouterr().out)["groups"]
+    [facts] = [g for g in groups if g["agent"] == "ops-agent" and g["table"] == "SemanticMemory"]
+    assert sorted(h["key"] for h in facts["hits"]) == expected
