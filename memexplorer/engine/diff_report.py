@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .backend_choice import HomeUnavailableError
+from .collector import collector_paused
 from .diff_sides import DiffSide, read_side, side_agent
 from .exceptions import InvalidInputError
 from .memory_diff import MemoryDiff, diff_exports
@@ -54,17 +55,19 @@ def diff_memory(
 ) -> DiffReport:
     """What changed from ``a`` (the earlier) to ``b``. Two agents' memories are refused
     unless ``other_agent``: their ids never match, so every fact would read as new."""
-    named = agent or side_agent(a) or side_agent(b)
-    try:
-        folder: Path | None = snapshots_folder(home)
-    except HomeUnavailableError:
-        folder = None
-    first = read_side(a, agent=named, home=home, snapshots=folder)
-    second = read_side(b, agent=named or first.agent or None, home=home, snapshots=folder)
-    if first.agent and second.agent and first.agent != second.agent and not other_agent:
-        raise InvalidInputError(
-            f"These are two agents' memories: A ({first.path}) holds agent {first.agent!r} "
-            f"and B ({second.path}) holds agent {second.agent!r}; nothing was compared",
-            hint="Compare two points of one agent, or add --other-agent to compare anyway.",
-        )
-    return DiffReport(first, second, diff_exports(first.data, second.data))
+    # Millions of small records: the cyclic collector would only slow the reading.
+    with collector_paused():
+        named = agent or side_agent(a) or side_agent(b)
+        try:
+            folder: Path | None = snapshots_folder(home)
+        except HomeUnavailableError:
+            folder = None
+        first = read_side(a, agent=named, home=home, snapshots=folder)
+        second = read_side(b, agent=named or first.agent or None, home=home, snapshots=folder)
+        if first.agent and second.agent and first.agent != second.agent and not other_agent:
+            raise InvalidInputError(
+                f"These are two agents' memories: A ({first.path}) holds agent {first.agent!r} "
+                f"and B ({second.path}) holds agent {second.agent!r}; nothing was compared",
+                hint="Compare two points of one agent, or add --other-agent to compare anyway.",
+            )
+        return DiffReport(first, second, diff_exports(first.data, second.data))

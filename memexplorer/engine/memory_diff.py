@@ -124,7 +124,9 @@ def _value(record: dict[str, Any], name: str, default: Any) -> Any:
 def _differences(
     a: dict[str, Any], b: dict[str, Any], fields: tuple[tuple[str, type, Any], ...]
 ) -> dict[str, tuple[Any, Any]]:
-    found = {}
+    found: dict[str, tuple[Any, Any]] = {}
+    if a == b:  # most records are unchanged: one comparison in C instead of one per field
+        return found
     for name, _kind, default in fields:
         old, new = _value(a, name, default), _value(b, name, default)
         if old != new:
@@ -153,16 +155,17 @@ def _node_diff(table: str, fields: Any, old: list[dict], new: list[dict]) -> Tab
             gone_by[_concept(node)].append(node)
         for node in added:
             new_by[_concept(node)].append(node)
+        paired: set[str] = set()
         for concept in sorted(gone_by.keys() & new_by.keys()):
             if not concept or len(gone_by[concept]) != 1 or len(new_by[concept]) != 1:
                 continue
             old_node, new_node = gone_by[concept][0], new_by[concept][0]
             found = _differences(old_node, new_node, fields)
-            changed.append(
-                FactChange(str(new_node["memory_id"]), str(old_node["memory_id"]), "concept", found)
-            )
-            removed.remove(old_node)
-            added.remove(new_node)
+            old_id, new_id = str(old_node["memory_id"]), str(new_node["memory_id"])
+            changed.append(FactChange(new_id, old_id, "concept", found))
+            paired.update((old_id, new_id))
+        removed = [n for n in removed if str(n["memory_id"]) not in paired]
+        added = [n for n in added if str(n["memory_id"]) not in paired]
     return TableDiff(table, "node", added, removed, changed)
 
 
@@ -193,13 +196,13 @@ def _edge_diff(spec: Any, a: dict[str, Any], b: dict[str, Any]) -> TableDiff:
     )
 
 
-def _chains(data: dict[str, Any]) -> tuple[dict[str, str], dict[str, set[str]]]:
-    """Each fact's chain (its smallest member id) and each chain's current facts."""
-    parent: dict[str, str] = {
-        str(n["memory_id"]): str(n["memory_id"]) for n in data.get("semantic_nodes", [])
-    }
+def _chains(data: dict[str, Any], facts: set[str]) -> tuple[dict[str, str], dict[str, set[str]]]:
+    """The chain (its smallest member id) of each fact a chain edge touches, and each
+    such chain's current facts; a fact no chain edge touches is a chain of its own."""
+    parent: dict[str, str] = {}
 
     def root(item: str) -> str:
+        parent.setdefault(item, item)
         while parent[item] != item:
             parent[item] = parent[parent[item]]
             item = parent[item]
@@ -209,13 +212,13 @@ def _chains(data: dict[str, Any]) -> tuple[dict[str, str], dict[str, set[str]]]:
     for key in _CHAIN_KEYS:
         for edge in data.get(key, []):
             newer, older = _ends(edge)
-            if newer not in parent or older not in parent or newer == older:
+            if newer not in facts or older not in facts or newer == older:
                 continue
             replaced.add(older)
             first, second = root(newer), root(older)
             if first != second:
                 parent[max(first, second)] = min(first, second)
-    chain_of = {item: root(item) for item in parent}
+    chain_of = {item: root(item) for item in list(parent)}
     heads: dict[str, set[str]] = defaultdict(set)
     for item, chain in chain_of.items():
         if item not in replaced:
@@ -224,24 +227,26 @@ def _chains(data: dict[str, Any]) -> tuple[dict[str, str], dict[str, set[str]]]:
 
 
 def _chain_moves(a: dict[str, Any], b: dict[str, Any]) -> list[ChainMove]:
-    old_chain, old_heads = _chains(a)
-    new_chain, new_heads = _chains(b)
     old_nodes = {str(n["memory_id"]): n for n in a.get("semantic_nodes", [])}
     new_nodes = {str(n["memory_id"]): n for n in b.get("semantic_nodes", [])}
+    old_chain, old_heads = _chains(a, set(old_nodes))
+    new_chain, new_heads = _chains(b, set(new_nodes))
     members: dict[str, list[str]] = defaultdict(list)
     for item, chain in new_chain.items():
         members[chain].append(item)
     moves = []
     for chain, items in sorted(members.items()):
-        earlier = {old_chain[i] for i in items if i in old_chain}
-        if len(items) < 2 or not earlier:
+        earlier = {old_chain.get(i, i) for i in items if i in old_nodes}
+        if not earlier:
             continue
-        before = set().union(*(old_heads[c] for c in earlier))
+        before = set().union(*(old_heads.get(c, {c}) for c in earlier))
         after = new_heads[chain]
         if before == after:
             continue
         heads = sorted(after)
-        old_members = {i for i, c in old_chain.items() if c in earlier}
+        old_members = {i for i in old_nodes.keys() & set(items)} | {
+            i for i, c in old_chain.items() if c in earlier
+        }
         back = all(h in old_members and h not in before for h in heads)
         moves.append(
             ChainMove(
