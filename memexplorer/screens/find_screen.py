@@ -23,7 +23,7 @@ from textual.worker import Worker, WorkerState
 from memexplorer.app_commands import bindings_for
 from memexplorer.engine.browse import StoreBrowser
 from memexplorer.engine.exceptions import MemoryError
-from memexplorer.engine.find import FindGroup, FindHit, find_page, find_text
+from memexplorer.engine.find import FindGroup, FindHit, FindSkipped, find_page, find_text
 from memexplorer.engine.progress import TaskControl
 from memexplorer.wording import counted
 
@@ -84,6 +84,8 @@ class FindScreen(Screen[None]):
         #: Each search's number: a late group of a search replaced by another is dropped.
         self.search = 0
         self.searching = False
+        #: Stores the last search could not read (locked, damaged), and why.
+        self.skipped: list[FindSkipped] = []
         #: The store the search reads now: a stop interrupts its query.
         self.reading: Path | None = None
 
@@ -128,8 +130,12 @@ class FindScreen(Screen[None]):
             self.reading = path
             return pool.get(path)  # type: ignore[no-any-return]
 
+        skipped: list[FindSkipped] = []
+        self.skipped = skipped
         try:
-            for group in find_text(self.root, text, open_store=opener, control=control):
+            found = find_text(self.root, text, open_store=opener, control=control,
+                              skipped=skipped)  # fmt: skip
+            for group in found:
                 self.post_message(self.Found(search, group))
         except MemoryError:
             if not control.cancelled:  # a stop the operator asked for is no error
@@ -195,7 +201,13 @@ class FindScreen(Screen[None]):
         if event.state == WorkerState.SUCCESS and self.searching:
             self.searching = False
             found = self._summary() if self.groups else f"nothing contains {self.text!r}"
-            self._status(f"done: {found}")
+            missed = (
+                f" · {counted(len(self.skipped), 'store')} not searched" if self.skipped else ""
+            )
+            self._status(f"done: {found}{missed}")
+            for store in self.skipped:
+                self.notify(store.reason, title=f"Not searched: {store.store.name}",
+                            severity="warning")  # fmt: skip
         elif event.state in (WorkerState.ERROR, WorkerState.CANCELLED):
             self.searching = False
             if event.state == WorkerState.ERROR:

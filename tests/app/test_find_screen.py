@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 from conftest import SIZE, settle, settle_until
+from store_helpers import held_by_another_process
 from textual.widgets import DataTable, Input
 
 from memexplorer.app import create_app
@@ -103,8 +104,9 @@ async def test_escape_stops_a_running_search(home: Path, monkeypatch) -> None:
     real = find_screen.find_text
     held = threading.Event()
 
-    def holding(root, text, *, open_store, control):
-        for number, group in enumerate(real(root, text, open_store=open_store, control=control)):
+    def holding(root, text, *, open_store, control, skipped):
+        found = real(root, text, open_store=open_store, control=control, skipped=skipped)
+        for number, group in enumerate(found):
             yield group
             if number == 0:
                 held.set()
@@ -135,3 +137,16 @@ async def test_escape_stops_a_running_search(home: Path, monkeypatch) -> None:
         await pilot.press("escape")  # nothing runs now: escape closes
         await settle(pilot)
         assert isinstance(app.screen, MainScreen)
+
+
+async def test_a_locked_store_is_said_not_searched(home: Path) -> None:
+    locked = home / "hierarchical_memory" / "research-agent" / "kuzu_db"
+    with held_by_another_process(locked, "rw"):
+        app = create_app(home)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            screen = await _search(pilot, "replicas")
+            status = str(screen.query_one("#find-status").render())
+            assert status.endswith(" · 1 store not searched")
+            assert [s.store for s in screen.skipped] == [locked]
+            assert any("ops-agent" in str(g.store) for g in screen.groups)

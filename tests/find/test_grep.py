@@ -10,6 +10,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from store_helpers import held_by_another_process
 
 from memexplorer.cli import main
 from memexplorer.engine.find import find_text
@@ -109,3 +110,17 @@ def test_text_is_a_parameter_never_query_text(reference_stores: Path) -> None:
     home = reference_stores / HOME
     for text in ("' OR 1=1 --", '") RETURN n //', "%_"):
         assert list(find_text(home, text)) == []
+
+
+def test_a_locked_store_is_skipped_and_said(reference_stores: Path, capsys) -> None:
+    """A store another process holds for writing cannot be read: grep says which and
+    why on stderr (and in --json), and searches the other stores."""
+    home = reference_stores / HOME
+    locked = home / "hierarchical_memory/research-agent/kuzu_db"
+    with held_by_another_process(locked, "rw"):
+        assert main(["grep", "replicas", str(home), "--json"]) == 0
+    captured = capsys.readouterr()
+    answer = json.loads(captured.out)
+    assert [s["store"] for s in answer["skipped"]] == [str(locked)]
+    assert f"warning: {locked} was not searched: " in captured.err
+    assert any("ops-agent" in g["store"] for g in answer["groups"])
