@@ -29,6 +29,9 @@ from .error_modal import report_failed_worker
 from .node_detail_screen import NodeRef
 
 _CHAINS = "chains"
+#: Records of each kind (added, removed, changed) shown per table: a table of a
+#: hundred thousand rows would take seconds to draw, and nobody reads that far.
+MAX_ROWS = 1000
 #: Characters of a key shown (a uuid's first block and a bit): enough to tell rows apart.
 _KEY_WIDTH = 14
 _MARKS = {"+": "green", "-": "red", "~": "yellow", "→": "cyan"}
@@ -166,15 +169,17 @@ class DiffScreen(Screen[None]):
             records.add_row("", "", Text(f"not compared: {table.skipped}", style="dim"))
             return
         for mark, items in (("+", table.added), ("-", table.removed)):
-            for number, record in enumerate(items):
+            for number, record in enumerate(items[:MAX_ROWS]):
                 key, what = _label(table, record)
                 self._add(records, Text(mark, style=_MARKS[mark]), what, key, f"{mark}{number}")
-        for number, change in enumerate(table.changed):
+            self._more(records, mark, len(items))
+        for number, change in enumerate(table.changed[:MAX_ROWS]):
             fields = ", ".join(f"{field}: {_short(a, 30)} → {_short(b, 30)}"
                                for field, (a, b) in change.fields.items())  # fmt: skip
             if change.matched_by == "concept":
                 fields = f"(was {change.old_key}, same concept) {fields}"
             self._add(records, Text("~", style=_MARKS["~"]), Text(fields), change.key, f"~{number}")
+        self._more(records, "~", len(table.changed))
         if not records.row_count:
             records.add_row("", "", Text("no changes in this table", style="dim"))
 
@@ -182,6 +187,14 @@ class DiffScreen(Screen[None]):
         shown = key if len(key) <= _KEY_WIDTH else key[: _KEY_WIDTH - 1] + "…"
         self.keys[row] = key
         records.add_row(mark, shown, what, key=row)
+
+    @staticmethod
+    def _more(records: DataTable, mark: str, count: int) -> None:
+        """Past MAX_ROWS of a kind, one row says how many more and where to see them."""
+        if count > MAX_ROWS:
+            more = Text(f"… {count - MAX_ROWS:,} more; memexplorer diff A B --json lists "
+                        "every one", style="italic")  # fmt: skip
+            records.add_row(Text(mark, style=_MARKS[mark]), "", more, key=f"{mark}more")
 
     def action_open_record(self) -> None:
         """The node of the fact or episode under the cursor, in the store B reads."""

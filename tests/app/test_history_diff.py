@@ -9,12 +9,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from conftest import SIZE, settle
+from diff_exports import AFTER, BEFORE
 from textual.widgets import DataTable
 
 from memexplorer.app import create_app
 from memexplorer.engine.clean import clean_store, clean_target
 from memexplorer.engine.clean_selection import Selection
 from memexplorer.engine.snapshots import take_snapshot
+from memexplorer.screens import diff_screen
 from memexplorer.screens.diff_screen import DiffScreen
 from memexplorer.screens.history_screen import HistoryScreen
 from memexplorer.screens.node_detail_screen import NodeDetailScreen
@@ -118,3 +120,22 @@ async def test_the_palette_lists_find_and_history(home: Path) -> None:
         await settle(pilot)
         titles = {command.title for command in app.get_system_commands(app.screen)}
         assert {"What changed", "Snapshot", "Find"} <= titles
+
+
+async def test_a_long_list_of_changes_is_cut_and_said(
+    home: Path, tmp_path: Path, monkeypatch
+) -> None:
+    monkeypatch.setattr(diff_screen, "MAX_ROWS", 1)
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.write_text(json.dumps(BEFORE))
+    b.write_text(json.dumps(AFTER))
+    app = create_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.push_screen(DiffScreen(a, b, agent=None, home=None))
+        await settle(pilot)
+        records = app.screen.query_one("#diff-records", DataTable)
+        # 2 added, 1 removed, 3 changed (tests/diff_exports.py): one of each shown.
+        assert _cells(records, 0) == ["+", "+", "-", "~", "~"]
+        assert _cells(records, 2)[1] == "… 1 more; memexplorer diff A B --json lists every one"
+        assert _cells(records, 2)[4] == "… 2 more; memexplorer diff A B --json lists every one"
