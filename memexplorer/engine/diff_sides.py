@@ -29,8 +29,8 @@ from .import_file import read_export
 from .names import validate_agent_name
 from .rs_sqlite_transfer import is_rs_store, read_rs_agent
 from .saved_rows import SavedTable
+from .snapshots import agent_store
 from .stores import sniff
-from .transfer_common import transfer_store_path
 
 __all__ = ["DiffSide", "read_side", "side_agent"]
 
@@ -239,5 +239,5 @@ def read_side(
     if "/" in str(spec) or str(spec).endswith(".json"):
         raise StoreNotFoundError(path, "No such store, export or backup")
     name = validate_agent_name(str(spec))  # an agent's name: its store in the home
-    store = transfer_store_path(name, home=home)
+    store = agent_store(name, home)
     return DiffSide("store", store, name, "now", _read_store(store, name))

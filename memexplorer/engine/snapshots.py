@@ -18,10 +18,12 @@ from .backend_choice import amplihack_home
 from .backups import backups_folder, list_backups
 from .names import validate_agent_name
 from .progress import TaskControl
+from .rs_sqlite_transfer import rs_store_path
+from .transfer_common import transfer_store_path
 from .transfer_export import export_agent_store
 
-__all__ = ["Snapshot", "TimelineEntry", "agent_timeline", "list_snapshots", "snapshots_folder",
-           "take_snapshot"]  # fmt: skip
+__all__ = ["Snapshot", "TimelineEntry", "agent_store", "agent_timeline", "list_snapshots",
+           "snapshots_folder", "take_snapshot"]  # fmt: skip
 
 _STAMP = "%Y%m%dT%H%M%S.%fZ"
 
@@ -49,6 +51,18 @@ def snapshots_folder(home: str | Path | None = None) -> Path:
     return backups_folder(amplihack_home(home)) / ".snapshots"
 
 
+def agent_store(agent: str, home: str | Path | None = None) -> Path:
+    """The agent's hierarchical store in the home: where its tools look for a graph store
+    (:func:`~.transfer_common.transfer_store_path`), else amplihack-rs's
+    ``hierarchical_memory/<agent>.db`` when only that exists."""
+    store = transfer_store_path(agent, home=home)
+    if not store.exists():
+        sqlite = rs_store_path(agent, storage_path=None, home=amplihack_home(home))
+        if sqlite.is_file():
+            return sqlite
+    return store
+
+
 def take_snapshot(
     agent: str,
     *,
@@ -61,6 +75,7 @@ def take_snapshot(
     agent = validate_agent_name(agent)
     taken = (now or datetime.now(UTC)).astimezone(UTC)
     target = snapshots_folder(home) / agent / f"{taken.strftime(_STAMP)}.json"
+    storage_path = storage_path or agent_store(agent, home)
     result = export_agent_store(agent, target, format="json", storage_path=storage_path,
                                 home=home, control=control, overwrite=False)  # fmt: skip
     return Snapshot(result.output, agent, taken, result.size_bytes)

@@ -132,3 +132,16 @@ def test_grep_in_ladybug_stores(ladybug_stores: Path, tmp_path: Path, capsys) ->
     groups = json.loads(capsys.readouterr().out)["groups"]
     [facts] = [g for g in groups if g["agent"] == "ops-agent" and g["table"] == "SemanticMemory"]
     assert sorted(h["key"] for h in facts["hits"]) == expected
+
+
+def test_snapshot_of_a_rust_sqlite_agent(rust_sqlite_home: Path, capsys) -> None:
+    """An agent with only amplihack-rs's <agent>.db: snapshot and diff find it by name,
+    and the snapshot holds what the Rust export holds."""
+    home = rust_sqlite_home / "home/.amplihack"
+    assert main(["snapshot", "support-bot", "--home", str(home), "--json"]) == 0
+    path = Path(json.loads(capsys.readouterr().out)["path"])
+    assert diff_memory(rust_sqlite_home / "rust_exports/support-bot.json", path).diff.empty
+    assert main(["diff", str(path), "support-bot", "--home", str(home)]) == 0
+    out = capsys.readouterr().out
+    assert f"B: store {home / 'hierarchical_memory/support-bot.db'} · agent support-bot" in out
+    assert "No differences." in out
