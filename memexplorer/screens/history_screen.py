@@ -20,6 +20,7 @@ from textual.worker import Worker
 
 from memexplorer.app_commands import bindings_for
 from memexplorer.engine.snapshots import TimelineEntry, agent_timeline, take_snapshot
+from memexplorer.session_mode import write_action
 from memexplorer.wording import counted
 
 from .diff_screen import DiffScreen
@@ -116,6 +117,7 @@ class HistoryScreen(Screen[None]):
         entry = self.entries[table.cursor_row]
         self.app.push_screen(DiffScreen(entry.path, self.store, agent=self.agent, home=self.home))
 
+    @write_action("A snapshot (it writes a file on this machine)")
     def action_snapshot(self) -> None:
         self.snap()
 

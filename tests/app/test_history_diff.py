@@ -139,3 +139,20 @@ async def test_a_long_list_of_changes_is_cut_and_said(
         assert _cells(records, 0) == ["+", "+", "-", "~", "~"]
         assert _cells(records, 2)[1] == "… 1 more; memexplorer diff A B --json lists every one"
         assert _cells(records, 2)[4] == "… 2 more; memexplorer diff A B --json lists every one"
+
+
+async def test_no_snapshot_in_a_read_only_session(home: Path, monkeypatch) -> None:
+    """A snapshot writes a file, as an export does: a read-only session says so and
+    writes nothing; what changed still opens."""
+    monkeypatch.setenv("MEMEXPLORER_READ_ONLY", "1")
+    app = create_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("h")
+        await settle(pilot)
+        await pilot.press("s")
+        await settle(pilot)
+        notes = [n.message for n in app._notifications]
+        assert any(n.startswith("A snapshot (it writes a file on this machine) is not "
+                                "available: this session is read-only") for n in notes)  # fmt: skip
+        assert not (home / "backups" / ".snapshots").exists()
