@@ -7,34 +7,12 @@ line on the help screen all come from the one :class:`AppCommand` here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from textual.binding import Binding
 
+from .app_command import AppCommand
+from .app_commands_history import HISTORY_COMMANDS
+
 __all__ = ["COMMANDS", "AppCommand", "bindings_for", "commands_for"]
-
-
-@dataclass(frozen=True)
-class AppCommand:
-    id: str
-    key: str
-    action: str
-    title: str
-    help: str
-    scope: str
-    footer: bool = True
-    palette: bool = True
-    #: Before the focused widget's own keys (an editor would take ctrl+up itself).
-    priority: bool = False
-    #: Place in the footer, lowest first, so the keys that matter most show even
-    #: when a narrow window cuts the footer short.
-    rank: int = 100
-
-    def binding(self) -> Binding:
-        return Binding(
-            self.key, self.action, self.title, show=self.footer, id=self.id, priority=self.priority
-        )
-
 
 COMMANDS: tuple[AppCommand, ...] = (
     # The whole app.
@@ -47,9 +25,6 @@ COMMANDS: tuple[AppCommand, ...] = (
     AppCommand("forward", "alt+right", "app.forward", "Forward",
                "Go forward again after going back", "app", footer=False),
     AppCommand("quit", "ctrl+q", "app.quit", "Quit", "Leave memexplorer", "app"),
-    AppCommand("find", "ctrl+f", "app.find", "Find",
-               "Find a text in every store and agent: facts, episodes, experiences and "
-               "flat memories", "app", footer=False),
     AppCommand("reload_changed", "R", "app.reload_changed", "Reload changed",
                "Reopen the stores that changed on disk: new counts, the open table at "
                "its page", "app", rank=11),
@@ -278,28 +253,6 @@ COMMANDS: tuple[AppCommand, ...] = (
     AppCommand("console_history", "f3", "screen.focus_history", "History",
                "Move to this store's earlier queries (narrowed by the editor's words)",
                "console", footer=False),
-    # Find anywhere.
-    AppCommand("find_stop", "escape", "screen.stop_or_close", "Stop / close",
-               "Stop the search that is running; with none running, close", "find"),
-    AppCommand("find_results", "ctrl+r", "screen.focus_results", "Results",
-               "Move to the results (enter opens one, or shows more of a group)", "find",
-               priority=True),
-    # An agent's history and what changed.
-    AppCommand("history", "h", "screen.history", "History",
-               "The snapshots and backups of the agent under the cursor, newest first: "
-               "what changed since each", "main", footer=False),
-    AppCommand("history_diff", "d", "screen.diff", "What changed",
-               "Compare the snapshot or backup under the cursor with the agent now (enter too)",
-               "history"),
-    AppCommand("history_snapshot", "s", "screen.snapshot", "Snapshot",
-               "Keep a dated export of the agent now, to compare with later", "history"),
-    AppCommand("history_close", "escape", "screen.close", "Close",
-               "Back to the stores", "history"),
-    AppCommand("diff_open", "o", "screen.open_record", "Open",
-               "Open the node of the fact or episode under the cursor (as it is now)",
-               "diff"),
-    AppCommand("diff_close", "escape", "screen.close", "Close",
-               "Back to where the diff was opened from", "diff"),
     # Writing mode.
     AppCommand("writing", "w", "screen.toggle_writing", "Writing",
                "Switch the store under the cursor to writing (asks first), or back to "
@@ -308,6 +261,7 @@ COMMANDS: tuple[AppCommand, ...] = (
                "confirm"),
     AppCommand("confirm_no", "escape", "screen.cancel", "Cancel",
                "Close without changing anything", "confirm"),
+    *HISTORY_COMMANDS,
 )  # fmt: skip
 
 
