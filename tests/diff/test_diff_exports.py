@@ -107,3 +107,27 @@ def test_two_agents_are_refused_unless_asked(tmp_path: Path) -> None:
 def test_identical_exports_have_no_differences(tmp_path: Path) -> None:
     report = diff_memory(_write(tmp_path, "a.json", BEFORE), _write(tmp_path, "b.json", BEFORE))
     assert report.diff.empty
+
+
+def test_concept_pairing_only_when_unambiguous(tmp_path: Path) -> None:
+    """Two facts of a concept gone and one new: which one changed cannot be told, so
+    none is paired; one gone and one new of another concept: not paired either."""
+    before = export("a", [fact("old-1", "disk", "10 GB"), fact("old-2", "disk", "20 GB"),
+                          fact("old-3", "cpu", "4 cores")], [])  # fmt: skip
+    after = export("a", [fact("new-1", "disk", "30 GB"), fact("new-2", "memory", "8 GB")], [])
+    report = diff_memory(_write(tmp_path, "a.json", before), _write(tmp_path, "b.json", after))
+    facts = report.diff.table("SemanticMemory")
+    assert facts.changed == []
+    assert [n["memory_id"] for n in facts.removed] == ["old-1", "old-2", "old-3"]
+    assert [n["memory_id"] for n in facts.added] == ["new-1", "new-2"]
+
+
+def test_an_edge_whose_weight_changed(tmp_path: Path) -> None:
+    edge = {"source_id": "x1", "target_id": "x2", "weight": 0.4, "metadata": {}}
+    nodes = [fact("x1", "a", "one"), fact("x2", "b", "two")]
+    before = export("a", nodes, [], similar_to_edges=[edge])
+    after = export("a", nodes, [], similar_to_edges=[{**edge, "weight": 0.7}])
+    report = diff_memory(_write(tmp_path, "a.json", before), _write(tmp_path, "b.json", after))
+    [change] = report.diff.table("SIMILAR_TO").changed
+    assert (change.key, change.matched_by, change.fields) == ("x1->x2", "ends",
+                                                              {"weight": (0.4, 0.7)})  # fmt: skip
