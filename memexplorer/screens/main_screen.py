@@ -216,7 +216,9 @@ class MainScreen(OperatorActions, WritingToggle):
         """The snapshots and backups of the agent pointed at, each opening a diff."""
         target = self._agent_target("No history here", "snapshots and diffs work on "
                                     "hierarchical agent stores")  # fmt: skip
-        if target is not None:
+        if target is not None and not target[1]:
+            self.notify(f"{target[0].path.name} holds no agent to compare", severity="warning")
+        elif target is not None:
             entry, agent = target
             self.app.push_screen(HistoryScreen(entry.path, agent, self._home(entry.path)))
 

@@ -19,6 +19,7 @@ from memexplorer.engine.snapshots import take_snapshot
 from memexplorer.screens import diff_screen
 from memexplorer.screens.diff_screen import DiffScreen
 from memexplorer.screens.history_screen import HistoryScreen
+from memexplorer.screens.main_screen import MainScreen
 from memexplorer.screens.node_detail_screen import NodeDetailScreen
 
 
@@ -156,3 +157,26 @@ async def test_no_snapshot_in_a_read_only_session(home: Path, monkeypatch) -> No
         assert any(n.startswith("A snapshot (it writes a file on this machine) is not "
                                 "available: this session is read-only") for n in notes)  # fmt: skip
         assert not (home / "backups" / ".snapshots").exists()
+
+
+async def test_history_of_a_rust_sqlite_agent(rust_sqlite_home: Path) -> None:
+    """amplihack-rs's <agent>.db: h on an agent, s keeps a snapshot, enter shows nothing
+    changed since; on ghost-agent.db (rows of no agent) h says there is none."""
+    app = create_app(rust_sqlite_home / "home" / ".amplihack")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("down", "h")  # ghost-agent.db's agent row: its rows name no agent
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen)
+        assert [n.message for n in app._notifications][-1] == (
+            "ghost-agent.db holds no agent to compare")  # fmt: skip
+        await pilot.press("down", "down", "h")  # ops-agent.db's agent
+        await settle(pilot)
+        assert isinstance(app.screen, HistoryScreen) and app.screen.agent == "ops-agent"
+        await pilot.press("s")
+        await settle(pilot)
+        assert [e.kind for e in app.screen.entries] == ["snapshot"]
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, DiffScreen) and app.screen.report.diff.empty
+        assert app.screen.report.b.path.name == "ops-agent.db"
