@@ -18,7 +18,7 @@ from typing import Any
 from .browse import StoreBrowser, open_browser
 from .exceptions import InvalidInputError, MemoryError
 from .find_tables import FindHit, SearchTable, count_matches, page_matches, searched_tables
-from .progress import TaskControl, checkpoint
+from .progress import OperationCancelled, TaskControl, checkpoint
 from .stores import find_stores
 
 __all__ = ["FindGroup", "FindHit", "FindSkipped", "find_page", "find_text"]
@@ -100,6 +100,8 @@ def find_text(
     ``open_store`` opens a store for reading (default: its own read-only browser,
     closed after). Stores that cannot be read are appended to ``skipped`` and passed over."""
     text = _text(text)
+    if page < 1:
+        raise InvalidInputError(f"A page of {page} hits shows nothing", hint="Give 1 or more.")
     for fmt in find_stores(root):
         checkpoint(control, f"opening {fmt.path.name}")
         own = open_store is None
@@ -111,6 +113,14 @@ def find_text(
             continue
         try:
             yield from _search_store(browser, fmt.path, text, page, control)
+        except MemoryError as exc:
+            # One store that fails mid-search (a damaged table) costs only its own
+            # results; a cancel (or the query it interrupted) ends the search.
+            if isinstance(exc, OperationCancelled) or (control and control.cancelled):
+                raise
+            if skipped is None:
+                raise
+            skipped.append(FindSkipped(fmt.path, exc.describe()))
         finally:
             if own:
                 browser.close()

@@ -124,3 +124,25 @@ def test_a_locked_store_is_skipped_and_said(reference_stores: Path, capsys) -> N
     assert [s["store"] for s in answer["skipped"]] == [str(locked)]
     assert f"warning: {locked} was not searched: " in captured.err
     assert any("ops-agent" in g["store"] for g in answer["groups"])
+
+
+def test_a_store_failing_mid_search_costs_only_its_results(reference_stores: Path,
+                                                           monkeypatch) -> None:  # fmt: skip
+    from memexplorer.engine import find as engine_find
+    from memexplorer.engine.exceptions import InvalidInputError
+
+    real = engine_find.count_matches
+
+    def failing(browser, table, text):
+        if "research-agent" in str(browser.path):
+            raise InvalidInputError("this table cannot be read")
+        return real(browser, table, text)
+
+    monkeypatch.setattr(engine_find, "count_matches", failing)
+    skipped: list = []
+    groups = list(find_text(reference_stores / HOME, "replicas", skipped=skipped))
+    assert [s.reason for s in skipped] == ["this table cannot be read"]
+    assert "research-agent" in str(skipped[0].store)
+    assert any("ops-agent" in str(g.store) for g in groups)
+    with pytest.raises(InvalidInputError):  # without a list to say it in, it is raised
+        list(find_text(reference_stores / HOME, "replicas"))
