@@ -13,6 +13,8 @@ import pytest
 from store_helpers import held_by_another_process
 
 from memexplorer.cli import main
+from memexplorer.engine import find as engine_find
+from memexplorer.engine.exceptions import InvalidInputError
 from memexplorer.engine.find import find_text
 from memexplorer.engine.progress import OperationCancelled, TaskControl
 
@@ -128,9 +130,6 @@ def test_a_locked_store_is_skipped_and_said(reference_stores: Path, capsys) -> N
 
 def test_a_store_failing_mid_search_costs_only_its_results(reference_stores: Path,
                                                            monkeypatch) -> None:  # fmt: skip
-    from memexplorer.engine import find as engine_find
-    from memexplorer.engine.exceptions import InvalidInputError
-
     real = engine_find.count_matches
 
     def failing(browser, table, text):
