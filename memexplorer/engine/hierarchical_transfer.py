@@ -110,15 +110,22 @@ def import_agent(
     *,
     merge: bool = False,
     control: TaskControl | None = None,
+    checked: dict[str, list[dict[str, Any]]] | None = None,
 ) -> dict[str, Any]:
     """Write an export into ``agent_id``; see the module docstring for the guarantees.
 
     ``control`` hears of each batch written; a cancel rolls the transaction back.
+    ``checked`` is what :func:`validate_export` returned for ``data`` (a replace
+    import checks the file before it takes the store's gate): it is not parsed
+    or checked again, only against the store's other agents.
     """
     checkpoint(control, "checking the file")
     problems = Problems()
-    doc = parse_export(data, problems)
-    problems.raise_if_any()
+    if checked is None or merge:
+        doc = parse_export(data, problems)
+        problems.raise_if_any()
+    else:
+        doc = checked
     in_file = file_ids(doc)
     wanted = {table: set(ids) for table, ids in in_file.items()}
     for spec in EDGE_SPECS:
@@ -142,8 +149,9 @@ def import_agent(
         table: ({i for i, owner in found.items() if owner == agent_id} if merge else set())
         for table, found in owners.items()
     }
-    check_endpoints(doc, {t: in_file[t] | existing[t] for t in in_file}, problems)
-    problems.raise_if_any()
+    if checked is None or merge:
+        check_endpoints(doc, {t: in_file[t] | existing[t] for t in in_file}, problems)
+        problems.raise_if_any()
     result: dict[str, Any] = {
         "semantic_nodes_imported": 0,
         "episodic_nodes_imported": 0,

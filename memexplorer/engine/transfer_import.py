@@ -74,6 +74,7 @@ def import_json_staged(
     engine: GraphEngine,
     ticket: GateTicket,
     backup_home: Path,
+    checked: dict[str, list[dict[str, Any]]] | None = None,
 ) -> tuple[dict[str, Any], Path | None]:
     """Import into a staged copy of the store, then rename the copy over it.
 
@@ -82,6 +83,8 @@ def import_json_staged(
     that replaces the store in one rename leaves either the old file or the new
     one. A read-only handle on the store, held throughout, keeps any other
     process from writing to it meanwhile (kuzu refuses a writer while it is open).
+    ``checked`` is the document as the caller's check returned it (see
+    :func:`~.hierarchical_transfer.import_agent`).
     Returns the import's counts and the backup folder of a replaced store.
     """
     folder = stage_folder(store)
@@ -104,7 +107,7 @@ def import_json_staged(
             # before taking the gate, and import_agent checks it against the stage;
             # a third check cost a third of a 100k import.
             result = import_agent(memory.graph, memory.agent_name, data, merge=merge,
-                                  control=control)  # fmt: skip
+                                  control=control, checked=checked)  # fmt: skip
             checkpoint(control, "saving the new store")
         # Closing checkpointed the copy: it is one self-contained file now.
         checkpoint(control, "putting the new store in place")
