@@ -20,16 +20,16 @@ HIER = "home/.amplihack/hierarchical_memory"
 #: read its file, then waits for a line on stdin before writing anything.
 PAUSED_IMPORT = r"""
 import sys
-from memexplorer.engine import transfer_import
+from memexplorer.engine import transfer
 
-real = transfer_import.import_agent
+real = transfer.write_export_file
 
 def paused(*args, **kwargs):
     print("ready", flush=True)
     sys.stdin.readline()
     return real(*args, **kwargs)
 
-transfer_import.import_agent = paused
+transfer.write_export_file = paused
 from memexplorer.cli import main
 sys.exit(main(sys.argv[1:]))
 """

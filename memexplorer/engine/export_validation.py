@@ -7,28 +7,33 @@ from __future__ import annotations
 from typing import Any
 
 from .exceptions import ImportDataError
-from .export_schema import EDGE_SPECS, EPISODIC_FIELDS, FORMAT_VERSIONS, SEMANTIC_FIELDS
+from .export_schema import EDGE_SPECS, EPISODIC_FIELDS, FORMAT_VERSIONS, SEMANTIC_FIELDS, EdgeSpec
 
-__all__ = ["Problems", "check_endpoints", "file_ids", "parse_export", "precheck_import",
-           "validate_export"]  # fmt: skip
+__all__ = ["NODE_FIELDS", "Problems", "check_edge", "check_endpoints", "check_node", "file_ids",
+           "parse_export", "precheck_import", "validate_export"]  # fmt: skip
+
+NODE_FIELDS = {"semantic_nodes": SEMANTIC_FIELDS, "episodic_nodes": EPISODIC_FIELDS}
 
 
 class Problems:
     """Collects what is wrong with a document, with its JSON path."""
 
     def __init__(self) -> None:
-        self.items: list[str] = []
+        self.items: list[str] = []  # the first ten: a file may hold millions
+        self.count = 0
 
     def add(self, where: str, what: str) -> None:
-        self.items.append(f"{where}: {what}")
+        self.count += 1
+        if len(self.items) < 10:
+            self.items.append(f"{where}: {what}")
 
     def raise_if_any(self) -> None:
-        if not self.items:
+        if not self.count:
             return
-        shown = "\n".join(f"  - {item}" for item in self.items[:10])
-        more = f"\n  ... and {len(self.items) - 10} more" if len(self.items) > 10 else ""
+        shown = "\n".join(f"  - {item}" for item in self.items)
+        more = f"\n  ... and {self.count - 10} more" if self.count > 10 else ""
         raise ImportDataError(
-            f"The import data has {len(self.items)} problem(s); nothing was written:\n{shown}{more}"
+            f"The import data has {self.count} problem(s); nothing was written:\n{shown}{more}"
         )
 
 
@@ -54,33 +59,53 @@ def _check_fields(
     return clean
 
 
-def _check_nodes(
-    data: dict[str, Any], key: str, fields: tuple[tuple[str, type, Any], ...], problems: Problems
-) -> list[dict[str, Any]]:
+def check_node(
+    key: str, position: int, item: Any, seen: set[str], problems: Problems
+) -> dict[str, Any] | None:
+    """One node record of list ``key`` with defaults filled, or None (problems added);
+    ``seen`` holds the list's ids so far and gains this one."""
+    where = f"{key}[{position}]"
+    clean = _check_fields(item, where, NODE_FIELDS[key], problems)
+    if clean is None:
+        return None
+    memory_id = item.get("memory_id")
+    if not isinstance(memory_id, str) or not memory_id.strip():
+        problems.add(f"{where}.memory_id", "missing or empty")
+        return None
+    if memory_id in seen:
+        problems.add(f"{where}.memory_id", f"duplicate id {memory_id!r}")
+        return None
+    seen.add(memory_id)
+    if key == "semantic_nodes" and not (0.0 <= clean.get("confidence", 0.0) <= 1.0):
+        problems.add(f"{where}.confidence", "must be between 0 and 1")
+    clean["memory_id"] = memory_id
+    return clean
+
+
+def check_edge(
+    spec: EdgeSpec, position: int, item: Any, problems: Problems
+) -> dict[str, Any] | None:
+    """One edge record with defaults filled and its endpoints, or None (problems added)."""
+    where = f"{spec.key}[{position}]"
+    edge = _check_fields(item, where, spec.fields, problems)
+    if edge is None:
+        return None
+    for end in ("source_id", "target_id"):
+        if not isinstance(item.get(end), str) or not item[end]:
+            problems.add(f"{where}.{end}", "missing or empty")
+            return None
+        edge[end] = item[end]
+    return edge
+
+
+def _check_nodes(data: dict[str, Any], key: str, problems: Problems) -> list[dict[str, Any]]:
     items = data.get(key, [])
     if not isinstance(items, list):
         problems.add(key, f"expected a list, got {type(items).__name__}")
         return []
-    nodes = []
     seen: set[str] = set()
-    for position, item in enumerate(items):
-        where = f"{key}[{position}]"
-        clean = _check_fields(item, where, fields, problems)
-        if clean is None:
-            continue
-        memory_id = item.get("memory_id")
-        if not isinstance(memory_id, str) or not memory_id.strip():
-            problems.add(f"{where}.memory_id", "missing or empty")
-            continue
-        if memory_id in seen:
-            problems.add(f"{where}.memory_id", f"duplicate id {memory_id!r}")
-            continue
-        seen.add(memory_id)
-        if key == "semantic_nodes" and not (0.0 <= clean.get("confidence", 0.0) <= 1.0):
-            problems.add(f"{where}.confidence", "must be between 0 and 1")
-        clean["memory_id"] = memory_id
-        nodes.append(clean)
-    return nodes
+    checked = (check_node(key, i, item, seen, problems) for i, item in enumerate(items))
+    return [node for node in checked if node is not None]
 
 
 def parse_export(data: Any, problems: Problems) -> dict[str, list[dict[str, Any]]]:
@@ -94,8 +119,8 @@ def parse_export(data: Any, problems: Problems) -> dict[str, list[dict[str, Any]
     if not any(k in data for k in ("semantic_nodes", "episodic_nodes")):
         problems.add("$", "no semantic_nodes or episodic_nodes: not a memory export")
     doc: dict[str, list[dict[str, Any]]] = {
-        "semantic_nodes": _check_nodes(data, "semantic_nodes", SEMANTIC_FIELDS, problems),
-        "episodic_nodes": _check_nodes(data, "episodic_nodes", EPISODIC_FIELDS, problems),
+        "semantic_nodes": _check_nodes(data, "semantic_nodes", problems),
+        "episodic_nodes": _check_nodes(data, "episodic_nodes", problems),
     }
     for spec in EDGE_SPECS:
         items = data.get(spec.key, [])
@@ -104,18 +129,9 @@ def parse_export(data: Any, problems: Problems) -> dict[str, list[dict[str, Any]
             problems.add(spec.key, f"expected a list, got {type(items).__name__}")
             continue
         for position, item in enumerate(items):
-            where = f"{spec.key}[{position}]"
-            edge = _check_fields(item, where, spec.fields, problems)
-            if edge is None:
-                continue
-            for end in ("source_id", "target_id"):
-                if not isinstance(item.get(end), str) or not item[end]:
-                    problems.add(f"{where}.{end}", "missing or empty")
-                    edge = None
-                    break
-                edge[end] = item[end]
+            edge = check_edge(spec, position, item, problems)
             if edge is not None:
-                edge["_where"] = where
+                edge["_where"] = f"{spec.key}[{position}]"
                 doc[spec.key].append(edge)
     return doc
 

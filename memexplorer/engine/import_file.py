@@ -14,12 +14,12 @@ from typing import Any
 from .exceptions import ImportDataError
 from .export_schema import EDGE_SPECS
 
-__all__ = ["MAX_IMPORT_BYTES", "check_replace_file", "read_export"]
+__all__ = ["MAX_IMPORT_BYTES", "check_replace_file", "lone_surrogate", "read_export"]
 
 #: Larger JSON files are refused before they are read (seed 002).
 MAX_IMPORT_BYTES = 500 * 1024 * 1024
 #: A ``\uD800``-``\uDFFF`` escape: only then can a parsed string hold a lone surrogate.
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF][0-9a-fA-F]{2}")
+SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF][0-9a-fA-F]{2}")
 _NODE_KEYS = ("semantic_nodes", "episodic_nodes")
 
 
@@ -55,8 +55,8 @@ def read_export(source: Path) -> dict[str, Any]:
             f"{source} holds a JSON {type(data).__name__}, not an export object",
             hint="An export is an object with semantic_nodes, episodic_nodes and edge lists.",
         )
-    if _SURROGATE_ESCAPE.search(text):
-        where = _lone_surrogate(data, "$")
+    if SURROGATE_ESCAPE.search(text):
+        where = lone_surrogate(data, "$")
         if where is not None:
             raise ImportDataError(
                 f"{source} holds a lone UTF-16 surrogate (an unpaired \\ud800-\\udfff escape) "
@@ -66,7 +66,7 @@ def read_export(source: Path) -> dict[str, Any]:
     return data
 
 
-def _lone_surrogate(value: Any, where: str) -> str | None:
+def lone_surrogate(value: Any, where: str) -> str | None:
     """The JSON path of the first string (value or key) that is not valid Unicode text."""
     stack: list[tuple[Any, str]] = [(value, where)]
     while stack:

@@ -11,16 +11,20 @@ store's write gate: JSON through :mod:`.transfer_import`, raw copies through
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from .backend_choice import amplihack_home
-from .collector import collector_paused, release_gradually
+from .collector import collector_paused
 from .exceptions import ImportDataError, InvalidInputError, NotAStoreError, StoreNotFoundError
-from .graph_shape import GRAPH_SHAPE, from_graph_shape, is_graph_shape
+from .graph_shape import GRAPH_SHAPE, from_graph_shape
+from .graph_store import GraphStore
 from .hierarchical_memory import GraphEngine
-from .hierarchical_transfer import precheck_import, validate_export
+from .hierarchical_transfer import import_agent, precheck_import, validate_export
 from .import_file import MAX_IMPORT_BYTES, check_replace_file, read_export
+from .import_stream_check import check_export_file, check_replace_summary
+from .import_stream_write import write_export_file
 from .names import validate_agent_name
 from .private_dirs import make_private_dirs
 from .progress import TaskControl, checkpoint
@@ -134,32 +138,34 @@ def import_agent_store(
             hint="Use --format raw-db to import a store folder.",
         )
     new_engine = _engine_for(store, engine)
-    checkpoint(control, "reading the file")
+    checkpoint(control, "checking the file")
     with collector_paused():
-        data = read_export(source)
-        if is_graph_shape(data):
-            data = from_graph_shape(data)
+        # A first pass checks every record (a file bad anywhere writes nothing);
+        # the writing pass reads the file again, so memory never holds it whole.
+        summary = check_export_file(source, merge=merge)
+        if summary.graph_shape:
+            write = _graph_shape_writer(
+                source, merge=merge, allow_empty=allow_empty, control=control
+            )
         elif kind == GRAPH_SHAPE:
             raise ImportDataError(
                 f"{source} is not in the graph shape ('nodes' and 'edges' lists)",
                 hint="Leave out --format graph to import a transfer-format export.",
             )
-        try:
-            # Bad files never create or open a store; a replace import's checked
-            # document is written as it is (import_agent does not check it again).
-            checked = None if merge else validate_export(data)
-            if merge:
-                precheck_import(data, merge=merge)
+        else:
             if not merge:
-                check_replace_file(data, allow_empty=allow_empty)
-            make_private_dirs(store.parent)
-            with write_gate(store, action="import") as ticket:
-                result, backup = import_json_staged(
-                    agent, store, data, merge=merge, control=control, engine=new_engine,
-                    ticket=ticket, backup_home=backup_home, checked=checked,
-                )  # fmt: skip
-        finally:
-            release_gradually(data)
+                check_replace_summary(summary, allow_empty=allow_empty)
+
+            def write(graph: GraphStore, agent_id: str) -> dict[str, Any]:
+                return write_export_file(graph, agent_id, source, summary, merge=merge,
+                                         control=control)  # fmt: skip
+
+        make_private_dirs(store.parent)
+        with write_gate(store, action="import") as ticket:
+            result, backup = import_json_staged(
+                agent, store, write, merge=merge, control=control, engine=new_engine,
+                ticket=ticket, backup_home=backup_home,
+            )  # fmt: skip
     counts = {
         "SemanticMemory": result["semantic_nodes_imported"],
         "EpisodicMemory": result["episodic_nodes_imported"],
@@ -169,6 +175,24 @@ def import_agent_store(
         agent, kind, source, store, counts, result["skipped"], result["errors"], merge,
         warnings=notes, store_backup=backup,
     )  # fmt: skip
+
+
+def _graph_shape_writer(
+    source: Path, *, merge: bool, allow_empty: bool, control: TaskControl | None
+) -> Callable[[GraphStore, str], dict[str, Any]]:
+    """Seed 003's graph shape is read whole (its lists mix kinds), then checked and
+    written as a transfer-format document, as before streaming."""
+    data = from_graph_shape(read_export(source))
+    checked = None if merge else validate_export(data)
+    if merge:
+        precheck_import(data, merge=merge)
+    else:
+        check_replace_file(data, allow_empty=allow_empty)
+
+    def write(graph: GraphStore, agent_id: str) -> dict[str, Any]:
+        return import_agent(graph, agent_id, data, merge=merge, control=control, checked=checked)
+
+    return write
 
 
 def _engine_for(store: Path, asked: GraphEngine | None) -> GraphEngine:

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from .graph_open import open_graph_store, require_graph_readable
 from .graph_store import GraphStore, identifier
 from .hierarchical_memory import GraphEngine, HierarchicalMemory
-from .hierarchical_transfer import import_agent
 from .inspection import SPEC_TABLES
 from .private_dirs import enforce_private_store
 from .progress import TaskControl, checkpoint
@@ -64,17 +64,20 @@ def put_in_place(stage: Path, store: Path, ticket: GateTicket) -> None:
     enforce_private_store(store)
 
 
+#: Writes the checked file into (graph, agent) and returns the import's counts.
+Writer = Callable[[GraphStore, str], dict[str, Any]]
+
+
 def import_json_staged(
     agent: str,
     store: Path,
-    data: dict[str, Any],
+    write: Writer,
     *,
     merge: bool,
     control: TaskControl | None,
     engine: GraphEngine,
     ticket: GateTicket,
     backup_home: Path,
-    checked: dict[str, list[dict[str, Any]]] | None = None,
 ) -> tuple[dict[str, Any], Path | None]:
     """Import into a staged copy of the store, then rename the copy over it.
 
@@ -83,8 +86,7 @@ def import_json_staged(
     that replaces the store in one rename leaves either the old file or the new
     one. A read-only handle on the store, held throughout, keeps any other
     process from writing to it meanwhile (kuzu refuses a writer while it is open).
-    ``checked`` is the document as the caller's check returned it (see
-    :func:`~.hierarchical_transfer.import_agent`).
+    ``write`` puts the file (checked whole by the caller) into the staged copy.
     Returns the import's counts and the backup folder of a replaced store.
     """
     folder = stage_folder(store)
@@ -103,11 +105,7 @@ def import_json_staged(
             if merge or not _holds_only(holder, agent):
                 copy_into_private_file(store, stage, control)
         with HierarchicalMemory(agent, stage, mode="write", engine=engine) as memory:
-            # import_agent, not import_from_json: the caller checked the whole file
-            # before taking the gate, and import_agent checks it against the stage;
-            # a third check cost a third of a 100k import.
-            result = import_agent(memory.graph, memory.agent_name, data, merge=merge,
-                                  control=control, checked=checked)  # fmt: skip
+            result = write(memory.graph, memory.agent_name)
             checkpoint(control, "saving the new store")
         # Closing checkpointed the copy: it is one self-contained file now.
         checkpoint(control, "putting the new store in place")
