@@ -28,6 +28,8 @@ CHUNK_CHARS = 1024 * 1024
 MAX_RECORD_CHARS = 256 * 1024 * 1024
 _SPACE = re.compile(r"[ \t\n\r]*")
 _DECODER = json.JSONDecoder()
+_SCAN = _DECODER.scan_once
+_AFTER = re.compile(r"[ \t\n\r]*([,\]])[ \t\n\r]*")
 _TRUNCATED = ("Unterminated string", "Invalid \\escape", "Invalid \\uXXXX escape")
 
 
@@ -158,17 +160,42 @@ def iter_export(source: Path) -> Iterator[tuple[str, int | None, Any]]:
             text.fail("text after the export object")
 
 
-def _elements(text: _Text, key: str) -> Iterator[tuple[str, int, Any]]:
+def _elements(text: _Text, key: str) -> Iterator[tuple[str, int | None, Any]]:
     if text.peek() == "]":
         text.pos += 1
         yield key, None, []  # so an empty list is seen to be there
         return
     position = 0
     while True:
-        yield key, position, text.value(f"{key}[{position}]")
-        if text.expect(",]", f"after {key}[{position}]") == "]":
+        fast = _whole_element(text)
+        if fast is None:
+            where = f"{key}[{position}]"
+            record = text.value(where)
+            closed = text.expect(",]", f"after {where}") == "]"
+        else:
+            record, start, closed = fast
+            if SURROGATE_ESCAPE.search(text.buf, start, text.pos):
+                _refuse_lone_surrogate(text.source, record, f"{key}[{position}]")
+        yield key, position, record
+        if closed:
             return
         position += 1
+
+
+def _whole_element(text: _Text) -> tuple[Any, int, bool] | None:
+    """The next element, where it began, and whether a ']' followed it: one call of
+    the C scanner when the element and its separator lie whole in the buffer (almost
+    always); None when not, or when it is wrong, for :meth:`_Text.value` to say why."""
+    buf, start = text.buf, text.pos
+    try:
+        record, end = _SCAN(buf, start)
+    except (StopIteration, ValueError, RecursionError):
+        return None
+    after = _AFTER.match(buf, end)
+    if after is None or after.end() >= len(buf):
+        return None
+    text.pos = after.end()
+    return record, start, after.group(1) == "]"
 
 
 def _refuse_lone_surrogate(source: Path, value: Any, where: str) -> None:

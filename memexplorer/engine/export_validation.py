@@ -38,14 +38,22 @@ class Problems:
 
 
 def _check_fields(
-    item: Any, where: str, fields: tuple[tuple[str, type, Any], ...], problems: Problems
+    item: Any,
+    where: str | tuple[str, int],
+    fields: tuple[tuple[str, type, Any], ...],
+    problems: Problems,
 ) -> dict[str, Any] | None:
-    if not isinstance(item, dict):
-        problems.add(where, f"expected an object, got {type(item).__name__}")
+    """The record's fields with defaults filled, or None; ``where`` (or the list and
+    position it is made of, formatted only for a problem) names it in problems."""
+    if type(item) is not dict:
+        problems.add(_place(where), f"expected an object, got {type(item).__name__}")
         return None
     clean: dict[str, Any] = {}
     for name, kind, default in fields:
         value = item.get(name, default)
+        if type(value) is kind:  # what an export holds: no conversion, no checks
+            clean[name] = value
+            continue
         if value is None:
             value = default
         if kind is float and isinstance(value, int) and not isinstance(value, bool):
@@ -53,10 +61,15 @@ def _check_fields(
         if kind is str and isinstance(value, int | float) and not isinstance(value, bool):
             value = str(value)  # created_at may be Unix seconds (seed 002)
         if not isinstance(value, kind) or isinstance(value, bool):
-            problems.add(f"{where}.{name}", f"expected {kind.__name__}, got {type(value).__name__}")
+            problems.add(f"{_place(where)}.{name}",
+                         f"expected {kind.__name__}, got {type(value).__name__}")  # fmt: skip
             continue
         clean[name] = value
     return clean
+
+
+def _place(where: str | tuple[str, int]) -> str:
+    return where if isinstance(where, str) else f"{where[0]}[{where[1]}]"
 
 
 def check_node(
@@ -64,20 +77,19 @@ def check_node(
 ) -> dict[str, Any] | None:
     """One node record of list ``key`` with defaults filled, or None (problems added);
     ``seen`` holds the list's ids so far and gains this one."""
-    where = f"{key}[{position}]"
-    clean = _check_fields(item, where, NODE_FIELDS[key], problems)
+    clean = _check_fields(item, (key, position), NODE_FIELDS[key], problems)
     if clean is None:
         return None
     memory_id = item.get("memory_id")
-    if not isinstance(memory_id, str) or not memory_id.strip():
-        problems.add(f"{where}.memory_id", "missing or empty")
+    if type(memory_id) is not str or not memory_id.strip():
+        problems.add(f"{key}[{position}].memory_id", "missing or empty")
         return None
     if memory_id in seen:
-        problems.add(f"{where}.memory_id", f"duplicate id {memory_id!r}")
+        problems.add(f"{key}[{position}].memory_id", f"duplicate id {memory_id!r}")
         return None
     seen.add(memory_id)
     if key == "semantic_nodes" and not (0.0 <= clean.get("confidence", 0.0) <= 1.0):
-        problems.add(f"{where}.confidence", "must be between 0 and 1")
+        problems.add(f"{key}[{position}].confidence", "must be between 0 and 1")
     clean["memory_id"] = memory_id
     return clean
 
@@ -86,15 +98,15 @@ def check_edge(
     spec: EdgeSpec, position: int, item: Any, problems: Problems
 ) -> dict[str, Any] | None:
     """One edge record with defaults filled and its endpoints, or None (problems added)."""
-    where = f"{spec.key}[{position}]"
-    edge = _check_fields(item, where, spec.fields, problems)
+    edge = _check_fields(item, (spec.key, position), spec.fields, problems)
     if edge is None:
         return None
     for end in ("source_id", "target_id"):
-        if not isinstance(item.get(end), str) or not item[end]:
-            problems.add(f"{where}.{end}", "missing or empty")
+        value = item.get(end)
+        if type(value) is not str or not value:
+            problems.add(f"{spec.key}[{position}].{end}", "missing or empty")
             return None
-        edge[end] = item[end]
+        edge[end] = value
     return edge
 
 
