@@ -1,10 +1,12 @@
 """The second pass of a streamed import: the checked file read again and written
 into a store in batches, so memory holds one batch of rows, never the file.
 
-It runs inside one transaction on the import's staged copy (see
-:mod:`.transfer_import`); the store checks that need the store (ids owned by
-another agent, a merge's edges naming the agent's existing nodes) come first,
-from the ids the first pass kept (:class:`~.import_stream_check.FileSummary`).
+It writes only into the import's staged copy (see :mod:`.transfer_import`), which
+replaces the store in one rename once it is whole, or is removed: so each batch
+commits on its own (one transaction for a million facts filled kuzu's buffer
+pool: "Unable to allocate memory" with a 256 MiB pool). The checks that need the
+store (ids owned by another agent, a merge's edges naming the agent's existing
+nodes) come first, from the ids the first pass kept (:class:`~.import_stream_check.FileSummary`).
 """
 
 from __future__ import annotations
@@ -23,10 +25,12 @@ from .hierarchical_transfer import bulk_insert, clear_agent, ids_by_agent, table
 from .import_stream_check import NODE_TABLES, FileSummary
 from .progress import TaskControl, checkpoint
 
-__all__ = ["BATCH_ROWS", "write_export_file"]
+__all__ = ["BATCH_ROWS", "NODE_BATCH_ROWS", "write_export_file"]
 
-#: Rows bulk-inserted at a time: each edge batch joins against a scan of the node table.
+#: Edges bulk-inserted at a time: each batch joins against a scan of the node table.
 BATCH_ROWS = 100_000
+#: Nodes at a time: a node row holds its text, so fewer of them (25k: some 30 MB).
+NODE_BATCH_ROWS = 25_000
 _SPECS = {spec.key: spec for spec in EDGE_SPECS}
 
 
@@ -83,38 +87,37 @@ def write_export_file(
     }  # fmt: skip
     done = 0
     writer = _Batches(graph, lambda n: checkpoint(control, "writing", done + n, summary.total))
-    with graph.transaction():
-        if not merge:
-            clear_agent(graph, agent_id)
-        passes = [None] if summary.nodes_first else [set(NODE_TABLES), set(_SPECS)]
-        for only in passes:
-            for key, position, item in iter_export(source):
-                if position is None or (only is not None and key not in only):
+    if not merge:
+        clear_agent(graph, agent_id)
+    passes = [None] if summary.nodes_first else [set(NODE_TABLES), set(_SPECS)]
+    for only in passes:
+        for key, position, item in iter_export(source):
+            if position is None or (only is not None and key not in only):
+                continue
+            done += 1
+            if key in NODE_TABLES:
+                node = check_node(key, position, item, set(), Problems())
+                assert node is not None  # the first pass checked it
+                if node["memory_id"] in skip:
+                    result["skipped"] += 1
                     continue
-                done += 1
-                if key in NODE_TABLES:
-                    node = check_node(key, position, item, set(), Problems())
-                    assert node is not None  # the first pass checked it
-                    if node["memory_id"] in skip:
-                        result["skipped"] += 1
-                        continue
-                    node.update(agent_id=agent_id, tags=json.dumps(node["tags"]),
-                                metadata=json.dumps(node["metadata"]))  # fmt: skip
-                    result[f"{key}_imported"] += 1
-                    writer.add(NODE_TABLES[key], node)
-                elif key in _SPECS:
-                    spec = _SPECS[key]
-                    edge = check_edge(spec, position, item, Problems())
-                    assert edge is not None
-                    if edge["source_id"] in skip and edge["target_id"] in skip:
-                        result["skipped"] += 1
-                        continue
-                    if "metadata" in edge:
-                        edge["metadata"] = json.dumps(edge["metadata"]) if edge["metadata"] else ""
-                    result["edges_imported"] += 1
-                    result["edges_by_type"][spec.rel] += 1
-                    writer.add(spec.rel, edge)
-            writer.flush_all()
+                node.update(agent_id=agent_id, tags=json.dumps(node["tags"]),
+                            metadata=json.dumps(node["metadata"]))  # fmt: skip
+                result[f"{key}_imported"] += 1
+                writer.add(NODE_TABLES[key], node)
+            elif key in _SPECS:
+                spec = _SPECS[key]
+                edge = check_edge(spec, position, item, Problems())
+                assert edge is not None
+                if edge["source_id"] in skip and edge["target_id"] in skip:
+                    result["skipped"] += 1
+                    continue
+                if "metadata" in edge:
+                    edge["metadata"] = json.dumps(edge["metadata"]) if edge["metadata"] else ""
+                result["edges_imported"] += 1
+                result["edges_by_type"][spec.rel] += 1
+                writer.add(spec.rel, edge)
+        writer.flush_all()
     return result
 
 
@@ -128,12 +131,12 @@ class _Batches:
         self.orders: dict[str, list[str]] = {}
 
     def add(self, table: str, row: dict[str, Any]) -> None:
-        if table not in NODE_TABLES.values() and table not in self.rows:
-            for nodes in NODE_TABLES.values():  # an edge's endpoints must be in first
-                self.flush(nodes)
-        rows = self.rows.setdefault(table, [])
+        rows = self.rows.get(table)
+        if rows is None:  # a new list: what came before goes in (nodes before edges)
+            self.flush_all()
+            rows = self.rows[table] = []
         rows.append(row)
-        if len(rows) >= BATCH_ROWS:
+        if len(rows) >= (NODE_BATCH_ROWS if table in NODE_TABLES.values() else BATCH_ROWS):
             self.flush(table)
 
     def flush(self, table: str) -> None:

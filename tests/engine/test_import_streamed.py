@@ -76,8 +76,9 @@ def _export(facts: int, *, first: int = 0) -> dict:
 
 @pytest.fixture
 def store(tmp_path, monkeypatch) -> Path:
-    """A store holding the agent's first FACTS facts, written in batches of 500 rows."""
+    """A store holding the agent's first FACTS facts (batches: 300 nodes, 500 edges)."""
     monkeypatch.setattr(import_stream_write, "BATCH_ROWS", 500)
+    monkeypatch.setattr(import_stream_write, "NODE_BATCH_ROWS", 300)
     source = tmp_path / "first.json"
     source.write_text(json.dumps(_export(FACTS)))
     path = tmp_path / "home" / "stores" / AGENT
