@@ -79,6 +79,8 @@ def write_export_file(
     :func:`~.hierarchical_transfer.import_agent` returns them."""
     checkpoint(control, "checking the file against the store")
     existing = _store_checks(graph, agent_id, summary, merge)
+    for ids in (*summary.ids.values(), *summary.outside.values()):
+        ids.clear()  # a million ids are some 100 MB; the batches need that room
     skip = existing["SemanticMemory"] | existing["EpisodicMemory"]
     result: dict[str, Any] = {
         "semantic_nodes_imported": 0, "episodic_nodes_imported": 0, "edges_imported": 0,
