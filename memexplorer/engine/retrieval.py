@@ -16,6 +16,7 @@ any column, where a list of memory_ids meant reading every id (4-5x slower at
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -92,6 +93,8 @@ class Retriever:
         self.graph = graph
         self.agent_id = agent_id
         self.rel_tables = rel_tables
+        #: The direct matches from the keyword index (``retrieval_indexed``), or None.
+        self.indexed: Callable[..., list[list[Any]] | None] | None = None
 
     # -- step 1-3: direct matches -------------------------------------------------
     def _direct(
@@ -111,20 +114,19 @@ class Retriever:
             params[f"e{number}"] = entity
             tests.append(f"entity CONTAINS $e{number}")
         hits = " + ".join(content_hits) or "0"
-        rows = self.graph.rows(
-            f"""
-            MATCH (m:SemanticMemory)
-            WHERE m.agent_id = $agent
+        body = f"""
             WITH m, lower(m.content) AS body, lower(m.concept) AS topic,
                  lower(m.entity_name) AS entity
             WHERE {" OR ".join(tests)}
             RETURN offset(id(m)), {fact_columns("m")},
-                   m.confidence * (0.5 + 0.5 * ({hits}) / {float(max(len(keywords), 1))}) AS rank
-            ORDER BY rank DESC, m.created_at DESC
-            LIMIT $limit
-            """,
-            params,
-        )
+                   m.confidence * (0.5 + 0.5 * ({hits}) / {float(max(len(keywords), 1))}) AS rank"""
+        rows = self.indexed(keywords, entities, body, params) if self.indexed else None
+        if rows is None:
+            rows = self.graph.rows(
+                f"""MATCH (m:SemanticMemory) WHERE m.agent_id = $agent {body}
+                    ORDER BY rank DESC, m.created_at DESC, offset(id(m)) LIMIT $limit""",
+                params,
+            )
         found: dict[str, _Candidate] = {}
         for offset, *row in rows:
             node = fact_from_row(row)

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .graph_store import GraphStore, QueryError
+from .keyword_index import KeywordIndex
 from .knowledge import KnowledgeEdge, KnowledgeNode, MemoryCategory
 from .library_context import LibrarySubgraph
 from .library_queries import (
@@ -37,6 +38,7 @@ from .library_queries import (
 from .library_text import DecodeFailed, decode, library_entity_candidates
 from .library_two_hop import two_hop_rows
 from .library_windows import Pattern, prefetch_windows
+from .retrieval_indexed import library_windows
 from .scan_threads import one_scan_thread
 
 __all__ = ["LibraryRetriever", "LibraryTrace", "library_entity_candidates"]
@@ -74,6 +76,8 @@ class LibraryRetriever:
         self.trace = LibraryTrace()
         self._last_window: list[str] = []
         self._windows: dict[Pattern, list[list[Any]]] = {}
+        #: The keyword index the windows come from, where the store has one.
+        self.index: KeywordIndex | None = None
 
     def _rows(self, cypher: str, params: dict[str, Any]) -> list[list[Any]] | None:
         """Rows of one of the library's queries; None where the library's try/except
@@ -232,7 +236,9 @@ class LibraryRetriever:
         limit = max(max_nodes * 3, 60)
         patterns = [("entity", c) for c in library_entity_candidates(query)]
         patterns += [("keyword", w) for w in query.lower().split() if len(w) > 2]
-        windows = prefetch_windows(self.graph, self.agent_id, patterns, limit)
+        windows = library_windows(self.index, patterns, limit) if self.index else None
+        if windows is None:
+            windows = prefetch_windows(self.graph, self.agent_id, patterns, limit)
         if windows is None:
             # Common words filled the cap; names rarely match, so theirs may still be decided.
             entities = [p for p in patterns if p[0] == "entity"]
