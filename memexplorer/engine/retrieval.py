@@ -16,7 +16,6 @@ any column, where a list of memory_ids meant reading every id (4-5x slower at
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -93,8 +92,7 @@ class Retriever:
         self.graph = graph
         self.agent_id = agent_id
         self.rel_tables = rel_tables
-        #: The direct matches from the keyword index (``retrieval_indexed``), or None.
-        self.indexed: Callable[..., list[list[Any]] | None] | None = None
+        self.indexed: Any = None  # the direct matches from the keyword index, if set
 
     # -- step 1-3: direct matches -------------------------------------------------
     def _direct(

@@ -20,16 +20,18 @@ from .graph_store import GraphStore, QueryError
 from .hierarchical_schema import fact_columns
 from .keyword_index import KeywordIndex, index_is_current, open_index
 from .keyword_matches import Test, first_matches, ranked_top, stored_values, top_by_confidence
-from .library_windows import Pattern
+from .library_windows import Pattern, prefetch_windows
 from .retrieval import Retriever
 
 __all__ = [
+    "KeywordIndex",
     "index_pending",
     "keyword_index_for",
     "library_windows",
     "ranked_retriever",
     "ranked_rows",
     "rs_top_rows",
+    "windows_from",
 ]
 
 DEFAULT_MIN_FACTS = 50_000
@@ -134,6 +136,18 @@ def library_windows(
             [row[6], *stored[row[0]][:2], row[4], *stored[row[0]][2:], row[5]] for row in rows
         ]
     return windows
+
+
+def windows_from(
+    index: KeywordIndex | None,
+    graph: GraphStore,
+    agent: str,
+    patterns: list[Pattern],
+    limit: int,
+) -> dict[Pattern, list[list[Any]]] | None:
+    """The library's windows from the index where it decides them, else from one capped scan."""
+    windows = library_windows(index, patterns, limit) if index is not None else None
+    return prefetch_windows(graph, agent, patterns, limit) if windows is None else windows
 
 
 def ranked_retriever(
