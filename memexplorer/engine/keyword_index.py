@@ -32,7 +32,7 @@ __all__ = ["KeywordIndex", "index_cache_root", "open_index", "store_fingerprint"
 
 #: Facts read from the store per batch while building.
 _BATCH = 50_000
-_FORMAT = "1"
+_FORMAT = "2"
 
 _FACTS = """
     MATCH (m:SemanticMemory)
@@ -76,7 +76,8 @@ def store_fingerprint(path: Path) -> str:
 
 @dataclass
 class KeywordIndex:
-    """An open index: SQLite tables ``facts`` and ``grams`` (FTS5, trigram)."""
+    """An open index: SQLite tables ``facts`` (by confidence), ``stored``, ``grams``
+    (FTS5, trigram) and ``gram_docs``."""
 
     db: sqlite3.Connection
     facts: int
@@ -89,13 +90,28 @@ class KeywordIndex:
 
 
 _SCHEMA = (
-    """CREATE TABLE facts(pos INTEGER PRIMARY KEY, memory_id TEXT, content TEXT,
-           concept TEXT, entity TEXT, confidence REAL, created_at TEXT,
-           raw_concept TEXT, raw_content TEXT, source_id TEXT, tags TEXT, metadata TEXT,
-           by_confidence INTEGER)""",
+    # Filled in table order, then copied into `facts` in (confidence desc, offset)
+    # order so the long walks (by confidence) read the table front to back.
+    """CREATE TEMP TABLE loaded(pos INTEGER PRIMARY KEY, memory_id TEXT, content TEXT,
+           concept TEXT, entity TEXT, confidence REAL, created_at TEXT)""",
+    """CREATE TABLE facts(rank INTEGER PRIMARY KEY, pos INTEGER UNIQUE, memory_id TEXT,
+           content TEXT, concept TEXT, entity TEXT, confidence REAL, created_at TEXT)""",
+    """CREATE TABLE stored(pos INTEGER PRIMARY KEY, raw_concept TEXT, raw_content TEXT,
+           source_id TEXT, tags TEXT, metadata TEXT)""",
     "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT)",
     """CREATE VIRTUAL TABLE grams USING fts5(content, concept, entity,
            tokenize='trigram case_sensitive 1', content='', detail='full')""",
+    # How many facts hold each trigram per column: which tests are rare, without
+    # reading a long posting list.
+    "CREATE TABLE gram_docs(term TEXT, col TEXT, docs INTEGER, PRIMARY KEY(term, col))",
+)
+
+_FINISH = (
+    """INSERT INTO facts SELECT row_number() OVER (ORDER BY confidence IS NULL,
+           confidence DESC, pos) - 1, pos, memory_id, content, concept, entity,
+           confidence, created_at FROM loaded""",
+    "CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, grams, 'col')",
+    "INSERT INTO gram_docs SELECT term, col, doc FROM temp.vocab",
 )
 
 
@@ -123,21 +139,16 @@ def _build(graph: GraphStore, agent: str, target: Path, fingerprint: str) -> Non
             rows = graph.rows(_FACTS, params)
             count += len(rows)
             orderable = orderable and all(_orderable(r[5], r[6]) for r in rows)
+            db.executemany("INSERT INTO loaded VALUES (?, ?, ?, ?, ?, ?, ?)", [r[:7] for r in rows])
             db.executemany(
-                "INSERT INTO facts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)", rows
+                "INSERT INTO stored VALUES (?, ?, ?, ?, ?, ?)", [(r[0], *r[7:]) for r in rows]
             )
             db.executemany(
                 "INSERT INTO grams(rowid, content, concept, entity) VALUES (?, ?, ?, ?)",
                 [(r[0], r[2] or "", r[3] or "", r[4] or "") for r in rows],
             )
-        order = db.execute(
-            "SELECT pos FROM facts ORDER BY confidence IS NULL, confidence DESC, pos"
-        ).fetchall()
-        db.executemany(
-            "UPDATE facts SET by_confidence = ? WHERE pos = ?",
-            [(rank, pos) for rank, (pos,) in enumerate(order)],
-        )
-        db.execute("CREATE UNIQUE INDEX facts_by_confidence ON facts(by_confidence)")
+        for statement in _FINISH:
+            db.execute(statement)
         meta = {"format": _FORMAT, "fingerprint": fingerprint, "agent": agent}
         meta |= {"facts": str(count), "orderable": "1" if orderable else "0"}
         db.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())

@@ -30,8 +30,8 @@ Row = tuple[Any, ...]
 #: A test with more candidates than this is "common": met by walking, not read whole.
 CANDIDATE_CAP = 5_000
 #: Facts walked before giving up and letting the store scan.
-WALK_CAP = 300_000
-_CHUNK = 2_048
+WALK_CAP = 250_000
+_CHUNK = 1_024
 _COLUMNS = "pos, content, concept, entity, confidence, created_at, memory_id"
 _FIELD = {"content": 1, "concept": 2, "entity": 3}
 
@@ -44,23 +44,38 @@ def _phrase(column: str, text: str) -> str:
     return f'{column} : "{text.replace(chr(34), chr(34) * 2)}"'
 
 
+def _rarest_gram(index: KeywordIndex, column: str, text: str) -> tuple[int, str]:
+    """The trigram of ``text`` the fewest facts hold in ``column``, and how many hold it."""
+    grams = {text[i : i + 3] for i in range(len(text) - 2)}
+    counts = []
+    for gram in grams:
+        found = index.rows("SELECT docs FROM gram_docs WHERE term = ? AND col = ?", (gram, column))
+        counts.append((found[0][0] if found else 0, gram))
+    return min(counts)
+
+
 def _split(index: KeywordIndex, tests: list[Test]) -> tuple[dict[int, Row], list[Test]]:
-    """Every candidate of the rare tests (a superset of their matches), and the common tests."""
+    """The rare tests' candidates (a superset of their matches), and the common tests.
+
+    A fact holding a text holds each of its trigrams, so the facts holding its
+    rarest trigram are a superset of its matches; a test is rare when they are
+    at most CANDIDATE_CAP.
+    """
     rare: set[int] = set()
     common: list[Test] = []
     for column, text in dict.fromkeys(tests):
         if len(text) < 3:  # the trigram table cannot name its candidates
             raise _Undecided
-        try:
-            found = index.rows(
-                "SELECT rowid FROM grams WHERE grams MATCH ? LIMIT ?",
-                (_phrase(column, text), CANDIDATE_CAP + 1),
-            )
-        except sqlite3.Error:
-            raise _Undecided from None
-        if len(found) > CANDIDATE_CAP:
+        docs, gram = _rarest_gram(index, column, text)
+        if docs > CANDIDATE_CAP:
             common.append((column, text))
-        else:
+        elif docs:
+            try:
+                found = index.rows(
+                    "SELECT rowid FROM grams WHERE grams MATCH ?", (_phrase(column, gram),)
+                )
+            except sqlite3.Error:
+                raise _Undecided from None
             rare.update(pos for (pos,) in found)
     rows: dict[int, Row] = {}
     positions = sorted(rare)
@@ -72,19 +87,32 @@ def _split(index: KeywordIndex, tests: list[Test]) -> tuple[dict[int, Row], list
     return rows, common
 
 
-def _walk(index: KeywordIndex, order: str) -> Iterator[Row]:
-    """Every fact in ``order`` ("pos" or "by_confidence"), read in chunks, up to WALK_CAP."""
-    low = -1
-    for _ in range(0, WALK_CAP, _CHUNK):
-        rows = index.rows(
-            f"SELECT {_COLUMNS}, {order} FROM facts WHERE {order} > ? ORDER BY {order} LIMIT ?",
-            (low, _CHUNK),
+def _walk(index: KeywordIndex, order: str, tests: list[Test], go_on: Any = None) -> Iterator[Row]:
+    """The facts that pass any test, in ``order`` ("pos", or "rank": confidence
+    descending then offset), scanning at most WALK_CAP facts.
+
+    SQLite's ``instr`` on the same lowered texts picks them (callers decide each
+    again); ``go_on(confidence)``, given, is asked before each further chunk
+    with the confidence the chunk starts at.
+    """
+    where = " OR ".join(f"instr({column}, ?) > 0" for column, _ in tests)
+    texts = tuple(text for _, text in tests)
+    end = index.rows(f"SELECT max({order}) FROM facts")[0][0]
+    low, chunk = 0, _CHUNK
+    while end is not None and low <= end:
+        if low >= WALK_CAP:
+            raise _Undecided
+        if go_on is not None and low:
+            first = index.rows("SELECT confidence FROM facts WHERE rank = ?", (low,))
+            if first and not go_on(first[0][0]):
+                return
+        yield from index.rows(
+            f"""SELECT {_COLUMNS} FROM facts WHERE {order} >= ? AND {order} < ?
+                AND ({where}) ORDER BY {order}""",
+            (low, low + chunk, *texts),
         )
-        yield from rows
-        if len(rows) < _CHUNK:
-            return
-        low = rows[-1][-1]
-    raise _Undecided
+        # Dense matches end a walk early; sparse ones are read in ever longer strides.
+        low, chunk = low + chunk, min(chunk * 2, 32_768)
 
 
 def _passes(row: Row, tests: list[Test]) -> bool:
@@ -108,7 +136,7 @@ def _in_order(
         if not common:
             return sorted((r for r in rare.values() if _passes(r, tests)), key=key)[:limit]
         found: list[Row] = []
-        for row in _walk(index, order):
+        for row in _walk(index, order, tests):
             if len(found) >= limit:
                 break
             if _passes(row, tests):
@@ -129,7 +157,7 @@ def top_by_confidence(index: KeywordIndex, tests: list[Test], limit: int) -> lis
     order: ``ORDER BY m.confidence DESC, offset(id(m)) LIMIT`` (``amplihack-rs``)."""
     if not index.orderable:
         return None
-    return _in_order(index, tests, limit, "by_confidence", lambda row: (-row[4], row[0]))
+    return _in_order(index, tests, limit, "rank", lambda row: (-row[4], row[0]))
 
 
 def stored_values(index: KeywordIndex, rows: list[Row]) -> dict[int, Row]:
@@ -143,7 +171,7 @@ def stored_values(index: KeywordIndex, rows: list[Row]) -> dict[int, Row]:
             (row[0], row[1:])
             for row in index.rows(
                 f"""SELECT pos, raw_concept, raw_content, source_id, tags, metadata
-                    FROM facts WHERE pos IN ({marks})""",
+                    FROM stored WHERE pos IN ({marks})""",
                 tuple(part),
             )
         )
@@ -184,10 +212,14 @@ def ranked_top(
         most = 0.5 + 0.5 * sum(1 for column, _ in common if column == "content") / words
         best = heapq.nlargest(limit, (score for score, _ in scored))
         heapq.heapify(best)
+
+        def go_on(confidence: float) -> bool:
+            bound = confidence * most if confidence >= 0 else confidence * 0.5
+            return len(best) < limit or bound >= best[0]
+
         if common:
-            for row in _walk(index, "by_confidence"):
-                bound = row[4] * most if row[4] >= 0 else row[4] * 0.5
-                if len(best) >= limit and bound < best[0]:
+            for row in _walk(index, "rank", common, go_on):
+                if not go_on(row[4]):
                     break
                 if row[0] not in rare and _passes(row, common):
                     scored.append((rank(row), row[:7]))
