@@ -16,9 +16,9 @@ from .hierarchical_schema import fact_columns, fact_from_row
 from .keyword_index import KeywordIndex
 from .knowledge import KnowledgeNode, KnowledgeSubgraph
 from .retrieval import query_entities
+from .retrieval_by_key import library_retriever, ranked_retriever
 from .retrieval_explain_steps import library_steps, rs_steps
-from .retrieval_indexed import keyword_index_for, ranked_retriever
-from .retrieval_library import LibraryRetriever
+from .retrieval_indexed import keyword_index_for
 from .retrieval_profiles import check_profile
 from .retrieval_rs import RsRetriever
 
@@ -114,8 +114,7 @@ def explain_retrieval(
     index = keyword_index_for(graph, agent_id) if query.strip() else None
     runner: Any
     if profile == "library":
-        runner = LibraryRetriever(graph, agent_id)
-        runner.index = index
+        runner = library_retriever(graph, agent_id, index)
         subgraph = runner.retrieve(query, max_depth, max_nodes)
     elif profile == "amplihack-rs":
         runner = RsRetriever(graph, agent_id, rel_tables)

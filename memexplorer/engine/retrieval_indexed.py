@@ -21,14 +21,12 @@ from .hierarchical_schema import fact_columns
 from .keyword_index import KeywordIndex, index_is_current, open_index
 from .keyword_matches import Test, first_matches, ranked_top, stored_values, top_by_confidence
 from .library_windows import Pattern, prefetch_windows
-from .retrieval import Retriever
 
 __all__ = [
     "KeywordIndex",
     "index_pending",
     "keyword_index_for",
     "library_windows",
-    "ranked_retriever",
     "ranked_rows",
     "rs_top_rows",
     "windows_from",
@@ -148,19 +146,3 @@ def windows_from(
     """The library's windows from the index where it decides them, else from one capped scan."""
     windows = library_windows(index, patterns, limit) if index is not None else None
     return prefetch_windows(graph, agent, patterns, limit) if windows is None else windows
-
-
-def ranked_retriever(
-    graph: GraphStore, agent: str, rel_tables: set[str], index: KeywordIndex | None
-) -> Retriever:
-    """A ``ranked`` retriever whose direct matches come from ``index`` when it has one."""
-    retriever = Retriever(graph, agent, rel_tables)
-    if index is not None:
-
-        def indexed(
-            keywords: list[str], entities: list[str], body: str, params: dict[str, Any]
-        ) -> list[list[Any]] | None:
-            return ranked_rows(graph, index, keywords, entities, body, params)
-
-        retriever.indexed = indexed
-    return retriever

@@ -14,8 +14,8 @@ from typing import Literal, cast
 from .exceptions import InvalidInputError
 from .graph_store import GraphStore
 from .knowledge import KnowledgeSubgraph
-from .retrieval_indexed import keyword_index_for, ranked_retriever
-from .retrieval_library import LibraryRetriever
+from .retrieval_by_key import library_retriever, ranked_retriever
+from .retrieval_indexed import keyword_index_for
 from .retrieval_rs import RsRetriever
 
 __all__ = ["DEFAULT_PROFILE", "PROFILES", "Profile", "check_profile", "retrieve_with_profile"]
@@ -50,9 +50,7 @@ def retrieve_with_profile(
     # A blank query never reads a keyword: no index is built for it.
     index = keyword_index_for(graph, agent_id) if query.strip() else None
     if profile == "library":
-        library = LibraryRetriever(graph, agent_id)
-        library.index = index
-        return library.retrieve(query, max_depth, max_nodes)
+        return library_retriever(graph, agent_id, index).retrieve(query, max_depth, max_nodes)
     if profile == "amplihack-rs":
         retriever = RsRetriever(graph, agent_id, rel_tables)
         retriever.index = index
