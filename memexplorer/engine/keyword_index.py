@@ -32,7 +32,7 @@ __all__ = ["KeywordIndex", "index_cache_root", "open_index", "store_fingerprint"
 
 #: Facts read from the store per batch while building.
 _BATCH = 50_000
-_FORMAT = "2"
+_FORMAT = "3"
 
 _FACTS = """
     MATCH (m:SemanticMemory)
@@ -99,8 +99,9 @@ _SCHEMA = (
     """CREATE TABLE stored(pos INTEGER PRIMARY KEY, raw_concept TEXT, raw_content TEXT,
            source_id TEXT, tags TEXT, metadata TEXT)""",
     "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT)",
+    # One trigram per query (keyword_matches), so no positions: detail=column.
     """CREATE VIRTUAL TABLE grams USING fts5(content, concept, entity,
-           tokenize='trigram case_sensitive 1', content='', detail='full')""",
+           tokenize='trigram case_sensitive 1', content='', detail='column')""",
     # How many facts hold each trigram per column: which tests are rare, without
     # reading a long posting list.
     "CREATE TABLE gram_docs(term TEXT, col TEXT, docs INTEGER, PRIMARY KEY(term, col))",
