@@ -80,6 +80,8 @@ def bench(n: int, work: Path) -> dict[str, object]:
         start = time.perf_counter()
         open_index(memory.graph, AGENT)
         result["build_s"] = time.perf_counter() - start
+        index_files = (work / f"index-{n}").glob("*.sqlite")
+        result["index MB"] = f"{sum(f.stat().st_size for f in index_files) / 1e6:.0f}"
         for profile in PROFILES:
             for kind, queries in (("broad", BROAD), ("narrow", NARROW)):
                 os.environ["MEMEXPLORER_KEYWORD_INDEX"] = "on"
