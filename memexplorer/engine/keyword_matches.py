@@ -87,13 +87,16 @@ def _split(index: KeywordIndex, tests: list[Test]) -> tuple[dict[int, Row], list
     return rows, common
 
 
-def _walk(index: KeywordIndex, order: str, tests: list[Test], go_on: Any = None) -> Iterator[Row]:
+def _walk(
+    index: KeywordIndex, order: str, tests: list[Test], go_on: Any = None, floor: Any = None
+) -> Iterator[Row]:
     """The facts that pass any test, in ``order`` ("pos", or "rank": confidence
     descending then offset), scanning at most WALK_CAP facts.
 
     SQLite's ``instr`` on the same lowered texts picks them (callers decide each
     again); ``go_on(confidence)``, given, is asked before each further chunk
-    with the confidence the chunk starts at.
+    with the confidence the chunk starts at; ``floor()``, given, returns an SQL
+    condition and its parameters that every fact still worth reading meets.
     """
     where = " OR ".join(f"instr({column}, ?) > 0" for column, _ in tests)
     texts = tuple(text for _, text in tests)
@@ -106,10 +109,11 @@ def _walk(index: KeywordIndex, order: str, tests: list[Test], go_on: Any = None)
             first = index.rows("SELECT confidence FROM facts WHERE rank = ?", (low,))
             if first and not go_on(first[0][0]):
                 return
+        condition, values = floor() if floor is not None else ("1", ())
         yield from index.rows(
             f"""SELECT {_COLUMNS} FROM facts WHERE {order} >= ? AND {order} < ?
-                AND ({where}) ORDER BY {order}""",
-            (low, low + chunk, *texts),
+                AND ({where}) AND {condition} ORDER BY {order}""",
+            (low, low + chunk, *texts, *values),
         )
         # Dense matches end a walk early; sparse ones are read in ever longer strides.
         low, chunk = low + chunk, min(chunk * 2, 32_768)
@@ -217,8 +221,19 @@ def ranked_top(
             bound = confidence * most if confidence >= 0 else confidence * 0.5
             return len(best) < limit or bound >= best[0]
 
+        # The scan's rank, computed by SQLite, to skip facts that cannot reach the
+        # current last place (kept with a margin; each is ranked again here).
+        hits = " + ".join("(ifnull(instr(content, ?), 0) > 0)" for _ in keywords) or "0"
+        reach = f"confidence * (0.5 + 0.5 * ({hits}) / ?) >= ?"
+
+        def floor() -> tuple[str, tuple[Any, ...]]:
+            if len(best) < limit:
+                return "1", ()
+            margin = 1e-9 * max(1.0, abs(best[0]))
+            return reach, (*keywords, words, best[0] - margin)
+
         if common:
-            for row in _walk(index, "rank", common, go_on):
+            for row in _walk(index, "rank", common, go_on, floor):
                 if not go_on(row[4]):
                     break
                 if row[0] not in rare and _passes(row, common):
