@@ -16,6 +16,7 @@ from store_helpers import checksums
 
 from memexplorer.engine import keyword_matches, retrieval_indexed
 from memexplorer.engine.hierarchical_memory import HierarchicalMemory
+from memexplorer.engine.retrieval_indexed import index_pending
 
 from .generated_store import AGENT, build_store, make_queries
 from .oracle import ERAS, answer, oracle, store_path, unpack_era
@@ -158,3 +159,20 @@ def test_the_store_is_never_written(
             assert memory.retrieve_subgraph("refund ledger", profile=profile).nodes
     assert checksums(store.parent) == before
     assert list(_private_index_cache.glob("*.sqlite"))
+
+
+def test_the_query_box_knows_when_a_query_will_build_the_index(
+    tmp_path: Path, indexed: Callable[[bool], None], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = build_store(tmp_path / "gen_db", n=300)
+    indexed(True)
+    with HierarchicalMemory(AGENT, store) as memory:
+        assert index_pending(memory.graph, AGENT)
+        memory.retrieve_subgraph("ledger", profile="ranked")
+        assert not index_pending(memory.graph, AGENT)
+        memory.store_knowledge("Another ledger fact", "Ledger", 0.5)
+        assert index_pending(memory.graph, AGENT)
+        monkeypatch.setenv("MEMEXPLORER_KEYWORD_INDEX_MIN", "301")  # 301 facts now
+        assert index_pending(memory.graph, AGENT)
+        monkeypatch.setenv("MEMEXPLORER_KEYWORD_INDEX_MIN", "302")  # too small: it scans
+        assert not index_pending(memory.graph, AGENT)
