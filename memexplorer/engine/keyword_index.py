@@ -108,6 +108,8 @@ _SCHEMA = (
 )
 
 _FINISH = (
+    """INSERT INTO grams(rowid, content, concept, entity) SELECT pos, ifnull(content, ''),
+           ifnull(concept, ''), ifnull(entity, '') FROM loaded""",
     """INSERT INTO facts SELECT row_number() OVER (ORDER BY confidence IS NULL,
            confidence DESC, pos) - 1, pos, memory_id, content, concept, entity,
            confidence, created_at FROM loaded""",
@@ -131,6 +133,7 @@ def _build(graph: GraphStore, agent: str, target: Path, fingerprint: str) -> Non
         db = sqlite3.connect(staging)
         db.execute("PRAGMA journal_mode=OFF")
         db.execute("PRAGMA synchronous=OFF")
+        db.execute("PRAGMA cache_size=-131072")  # 128 MiB while building
         for statement in _SCHEMA:
             db.execute(statement)
         count, orderable = 0, True
@@ -143,10 +146,6 @@ def _build(graph: GraphStore, agent: str, target: Path, fingerprint: str) -> Non
             db.executemany("INSERT INTO loaded VALUES (?, ?, ?, ?, ?, ?, ?)", [r[:7] for r in rows])
             db.executemany(
                 "INSERT INTO stored VALUES (?, ?, ?, ?, ?, ?)", [(r[0], *r[7:]) for r in rows]
-            )
-            db.executemany(
-                "INSERT INTO grams(rowid, content, concept, entity) VALUES (?, ?, ?, ?)",
-                [(r[0], r[2] or "", r[3] or "", r[4] or "") for r in rows],
             )
         for statement in _FINISH:
             db.execute(statement)
