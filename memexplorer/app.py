@@ -21,6 +21,7 @@ from memexplorer.config import Config, load_config
 from memexplorer.memories import MemoryPool
 from memexplorer.screens.chain_screen import ChainScreen
 from memexplorer.screens.error_modal import ErrorModal
+from memexplorer.screens.find_screen import FindScreen
 from memexplorer.screens.graph_screen import GraphScreen
 from memexplorer.screens.help_screen import HelpScreen
 from memexplorer.screens.main_screen import MainScreen
@@ -151,6 +152,13 @@ class MemExplorerApp(App[None]):
         self.position = -1
         if isinstance(self.screen, NodeDetailScreen):
             self.pop_screen()
+
+    def action_find(self) -> None:
+        """Find a text anywhere under the folder the app opened (ctrl+f)."""
+        if isinstance(self.screen, FindScreen):
+            self.screen.action_focus_text()
+        else:
+            self.push_screen(FindScreen(self.root))
 
     # -- help and the command palette ------------------------------------------------------
     def action_help(self) -> None:

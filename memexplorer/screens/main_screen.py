@@ -23,6 +23,7 @@ from .chain_screen import ChainScreen
 from .console_screen import ConsoleScreen
 from .engine_offer_modal import EngineOfferModal, engine_offer
 from .graph_screen import GraphScreen
+from .history_screen import HistoryScreen
 from .node_detail_screen import NodeRef
 from .operator_actions import OperatorActions
 from .query_screen import QueryScreen
@@ -210,6 +211,16 @@ class MainScreen(OperatorActions, WritingToggle):
         target = self._agent_target("No chains here", "no temporal chains")
         if target is not None:
             self.app.push_screen(ChainScreen(target[0].path, target[1]))
+
+    def action_history(self) -> None:
+        """The snapshots and backups of the agent pointed at, each opening a diff."""
+        target = self._agent_target("No history here", "snapshots and diffs work on "
+                                    "hierarchical agent stores")  # fmt: skip
+        if target is not None and not target[1]:
+            self.notify(f"{target[0].path.name} holds no agent to compare", severity="warning")
+        elif target is not None:
+            entry, agent = target
+            self.app.push_screen(HistoryScreen(entry.path, agent, self._home(entry.path)))
 
     def _store_target(self) -> StoreEntry | None:
         """The store pointed at, if it opened; else say why not."""
