@@ -112,8 +112,8 @@ def _walk(
         condition, values = floor() if floor is not None else ("1", ())
         yield from index.rows(
             f"""SELECT {_COLUMNS} FROM facts WHERE {order} >= ? AND {order} < ?
-                AND ({where}) AND {condition} ORDER BY {order}""",
-            (low, low + chunk, *texts, *values),
+                AND {condition} AND ({where}) ORDER BY {order}""",
+            (low, low + chunk, *values, *texts),
         )
         # Dense matches end a walk early; sparse ones are read in ever longer strides.
         low, chunk = low + chunk, min(chunk * 2, 32_768)
