@@ -86,10 +86,10 @@ def _write_store(graph) -> None:
     )
     _fact(graph, "f-labelled", "foxtrot labelled", 0.5, source="ep-1")
     _fact(graph, "f-unknown", "foxtrot unknown source", 0.25, source="ep-missing")
-    # "india": equal scores, the heavier edge first (its edge written second).
+    # "india": equal scores, the heavier edge first (its fact written first, its edge second).
     _fact(graph, "i-hub", "india hub", 0.5)
-    _fact(graph, "i-light", "light", 1.0)
     _fact(graph, "i-heavy", "heavy", 0.5)
+    _fact(graph, "i-light", "light", 1.0)
     _rel(graph, "SIMILAR_TO", "i-hub", "i-light", weight=0.3125, metadata="")  # 0.3125
     _rel(graph, "SIMILAR_TO", "i-hub", "i-heavy", weight=0.625, metadata="")  # 0.3125
     # "kilo": an edge without a weight scores nothing and ties with a zero weight.
@@ -100,6 +100,8 @@ def _write_store(graph) -> None:
     _rel(graph, "SIMILAR_TO", "k-hub", "k-null", weight=None, metadata="")
     _rel(graph, "SIMILAR_TO", "k-hub", "k-zero", weight=0.0, metadata="")
     _rel(graph, "SIMILAR_TO", "k-hub", "k-some", weight=0.25, metadata="")  # 0.125
+    _fact(graph, "k-negative", "negative weight", 1.0)
+    _rel(graph, "SIMILAR_TO", "k-hub", "k-negative", weight=-0.5, metadata="")  # never
     # "lima": a zero weight read before a missing one; they tie at 0.
     _fact(graph, "l-hub", "lima hub", 0.5)
     _fact(graph, "l-zero", "zero weight", 1.0)
