@@ -16,7 +16,7 @@ from memexplorer.engine.compaction import CompactionResult
 from memexplorer.engine.store_compaction import compact_store
 from memexplorer.wording import counted
 
-from .common import EXIT_OK, print_json, progress
+from .common import EXIT_OK, add_memory_option, print_json, progress
 
 _ENGINES = {"kuzu": "Kuzu", "ladybug": "LadybugDB", "sqlite": "SQLite"}
 
@@ -60,4 +60,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="a Kuzu, LadybugDB or SQLite store file, or an agent folder holding one",
     )
     parser.add_argument("--json", action="store_true", help="print JSON for scripts")
+    add_memory_option(parser)
     parser.set_defaults(handler=run)

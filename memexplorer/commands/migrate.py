@@ -7,7 +7,15 @@ from typing import Any
 
 from memexplorer.engine.migrate import MigrationResult, migrate_store
 
-from .common import EXIT_FAILED, EXIT_OK, output_console, print_json, progress, warn
+from .common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    add_memory_option,
+    output_console,
+    print_json,
+    progress,
+    warn,
+)
 
 
 def _as_json(result: MigrationResult) -> dict[str, Any]:
@@ -85,4 +93,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "amplihack-rs SQLite store); sqlite writes amplihack-rs's <agent>.db schema",
     )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_memory_option(parser)
     parser.set_defaults(handler=run)

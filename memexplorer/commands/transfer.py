@@ -14,7 +14,7 @@ from memexplorer.engine.transfer import (
     import_agent_store,
 )
 
-from .common import EXIT_OK, output_console, print_json, progress, warn
+from .common import EXIT_OK, add_memory_option, output_console, print_json, progress, warn
 
 
 def _as_json(result: ExportResult | ImportResult) -> dict[str, Any]:
@@ -109,6 +109,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
         "--home", help="the amplihack home when --storage-path is not given (~/.amplihack)"
     )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_memory_option(parser)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -76,6 +76,12 @@ _EDGE_PROPERTIES: dict[str, tuple[str, ...]] = {
 _CHAIN_RELS = (("SUPERSEDES", "supersedes_context"), ("TRANSITIONED_TO", "transition_context"))
 
 
+def _temporal_index(metadata: Any) -> int | float:
+    """A fact's ``temporal_index`` when it is a number, else 0 (absent, text, damaged)."""
+    index = metadata.get("temporal_index") if isinstance(metadata, dict) else None
+    return index if isinstance(index, int | float) else 0
+
+
 @dataclass
 class _Candidate:
     node: KnowledgeNode
@@ -245,8 +251,7 @@ class Retriever:
             if rel != "SUPERSEDES":
                 continue
             reason = dict(zip(names, values, strict=True))["reason"]
-            index = loads_json(newer_meta, {}).get("temporal_index", 0)
-            index = index if isinstance(index, int | float) else 0
+            index = _temporal_index(loads_json(newer_meta, {}))
             if old_id not in newest or index > newest[old_id][0]:
                 newest[old_id] = (index, newer_id, reason or "")
         for node in nodes:
@@ -269,7 +274,7 @@ class Retriever:
         for component in nx.connected_components(chain):
             members = sorted(
                 (by_id[i] for i in component if i in by_id),
-                key=lambda n: (n.metadata.get("temporal_index") or 0, n.created_at),
+                key=lambda n: (_temporal_index(n.metadata), n.created_at),
             )
             for position, node in enumerate(members, 1):
                 state = "superseded" if node.metadata.get("superseded") else "current"
