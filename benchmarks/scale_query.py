@@ -1,6 +1,7 @@
 """The query box at 10k / 100k / 1M facts, each profile, with the keyword index and without.
 
-Usage: python benchmarks/scale_query.py [N ...]   (default: 10000 100000 1000000)
+Usage: python benchmarks/scale_query.py [N ...]   (default: 10000 100000 1000000),
+or through bench_scale.py, which calls ``measure`` (scale_rows.py).
 
 For each size: a private copy of the cached store (benchmarks/scale_stores.py;
 the cached homes are never opened), the keyword index built cold into a
@@ -23,6 +24,7 @@ import time
 from pathlib import Path
 
 from bench_hierarchical import AGENT, WORDS
+from scale_rows import Row
 from scale_stores import SIZES, scale_home, store_path
 
 from memexplorer.engine.hierarchical_memory import HierarchicalMemory
@@ -69,10 +71,11 @@ def same_ids(memory: HierarchicalMemory, queries: list[tuple[str, int]]) -> tupl
     return same, len(queries)
 
 
-def bench(n: int, work: Path) -> dict[str, object]:
+def bench(n: int, work: Path, folder: Path | None = None) -> dict[str, object]:
+    """Every figure at ``n`` facts; ``folder`` is scale_home(n) (the cached home, only copied)."""
     copy = work / f"store-{n}" / "kuzu_db"
     copy.parent.mkdir(parents=True)
-    shutil.copy2(store_path(scale_home(n) / "home"), copy)
+    shutil.copy2(store_path((folder or scale_home(n)) / "home"), copy)
     os.environ["MEMEXPLORER_INDEX_CACHE"] = str(work / f"index-{n}")
     os.environ["MEMEXPLORER_KEYWORD_INDEX"] = "on"
     result: dict[str, object] = {"facts": n}
@@ -93,6 +96,40 @@ def bench(n: int, work: Path) -> dict[str, object]:
             result["same ids"] = "{}/{}".format(*same_ids(memory, generated_queries()))
     shutil.rmtree(copy.parent)
     return result
+
+
+def measure(n: int, folder: Path) -> list[Row]:
+    """bench_scale.py's interface (scale_rows.py): the figures above as its rows.
+
+    The settings it changes are put back, so the harness's other modules run
+    as memexplorer does by default."""
+    names = ("MEMEXPLORER_KEYWORD_INDEX_MIN", "MEMEXPLORER_KEYWORD_INDEX")
+    names += ("MEMEXPLORER_INDEX_CACHE",)
+    before = {name: os.environ.get(name) for name in names}
+    os.environ["MEMEXPLORER_KEYWORD_INDEX_MIN"] = "0"
+    load = os.getloadavg()[0]
+    try:
+        with tempfile.TemporaryDirectory(prefix="scale-query-") as work:
+            result = bench(n, Path(work), folder)
+    finally:
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+    rows = [
+        Row("keyword index, cold build", n, "memexplorer", float(result["build_s"]),  # type: ignore[arg-type]
+            note=f"{result['index MB']} MB in memexplorer's cache", load=load),
+    ]  # fmt: skip
+    for profile in PROFILES:
+        for kind in ("broad", "narrow"):
+            for way, target in (("index", "< 300 ms at 1M"), ("scan", "")):
+                value = result[f"{profile} {kind} {way}"]
+                rows.append(
+                    Row(f"query box, {profile}, {kind} ({way}, median)", n, "memexplorer",
+                        float(value) / 1000, target=target, load=load)  # type: ignore[arg-type]
+                )  # fmt: skip
+    return rows
 
 
 def main(argv: list[str]) -> None:
