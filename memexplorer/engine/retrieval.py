@@ -98,6 +98,7 @@ class Retriever:
         self.graph = graph
         self.agent_id = agent_id
         self.rel_tables = rel_tables
+        self.indexed: Any = None  # the direct matches from the keyword index, if set
 
     # -- step 1-3: direct matches -------------------------------------------------
     def _direct(
@@ -117,20 +118,19 @@ class Retriever:
             params[f"e{number}"] = entity
             tests.append(f"entity CONTAINS $e{number}")
         hits = " + ".join(content_hits) or "0"
-        rows = self.graph.rows(
-            f"""
-            MATCH (m:SemanticMemory)
-            WHERE m.agent_id = $agent
+        body = f"""
             WITH m, lower(m.content) AS body, lower(m.concept) AS topic,
                  lower(m.entity_name) AS entity
             WHERE {" OR ".join(tests)}
             RETURN offset(id(m)), {fact_columns("m")},
-                   m.confidence * (0.5 + 0.5 * ({hits}) / {float(max(len(keywords), 1))}) AS rank
-            ORDER BY rank DESC, m.created_at DESC
-            LIMIT $limit
-            """,
-            params,
-        )
+                   m.confidence * (0.5 + 0.5 * ({hits}) / {float(max(len(keywords), 1))}) AS rank"""
+        rows = self.indexed(keywords, entities, body, params) if self.indexed else None
+        if rows is None:
+            rows = self.graph.rows(
+                f"""MATCH (m:SemanticMemory) WHERE m.agent_id = $agent {body}
+                    ORDER BY rank DESC, m.created_at DESC, offset(id(m)) LIMIT $limit""",
+                params,
+            )
         found: dict[str, _Candidate] = {}
         for offset, *row in rows:
             node = fact_from_row(row)

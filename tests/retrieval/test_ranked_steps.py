@@ -54,8 +54,8 @@ def _write_store(graph) -> None:
     _fact(graph, "a-bravo", "bravo four", 0.5, created="2026-01-02")  # 0.5 * 0.75, newer
     # "charlie": a hub with chain and similarity neighbours.
     _fact(graph, "c-hub", "charlie hub", 0.5, created="2026-01-02")
+    _fact(graph, "c-next", "next value", 0.625, created="2026-01-03")  # read before c-old
     _fact(graph, "c-old", "older value", 0.9, created="2026-01-01")
-    _fact(graph, "c-next", "next value", 0.625, created="2026-01-03")
     _fact(graph, "c-high", "similar high", 1.0)
     _fact(graph, "c-low", "similar low", 1.0)
     _fact(graph, "c-below", "similar below", 1.0)
@@ -86,12 +86,15 @@ def _write_store(graph) -> None:
     )
     _fact(graph, "f-labelled", "foxtrot labelled", 0.5, source="ep-1")
     _fact(graph, "f-unknown", "foxtrot unknown source", 0.25, source="ep-missing")
-    # "india": equal scores, the heavier edge first (its edge written second).
+    # "india": equal scores, heaviest edge first; the facts are read in neither
+    # the order of the weights nor its reverse.
     _fact(graph, "i-hub", "india hub", 0.5)
-    _fact(graph, "i-light", "light", 1.0)
+    _fact(graph, "i-mid", "middle", 0.75)
     _fact(graph, "i-heavy", "heavy", 0.5)
-    _rel(graph, "SIMILAR_TO", "i-hub", "i-light", weight=0.3125, metadata="")  # 0.3125
-    _rel(graph, "SIMILAR_TO", "i-hub", "i-heavy", weight=0.625, metadata="")  # 0.3125
+    _fact(graph, "i-light", "light", 1.0)
+    _rel(graph, "SIMILAR_TO", "i-hub", "i-light", weight=0.375, metadata="")  # 0.375
+    _rel(graph, "SIMILAR_TO", "i-hub", "i-heavy", weight=0.75, metadata="")  # 0.375
+    _rel(graph, "SIMILAR_TO", "i-hub", "i-mid", weight=0.5, metadata="")  # 0.375
     # "kilo": an edge without a weight scores nothing and ties with a zero weight.
     _fact(graph, "k-hub", "kilo hub", 0.5)
     _fact(graph, "k-null", "no weight", 1.0)
@@ -100,12 +103,16 @@ def _write_store(graph) -> None:
     _rel(graph, "SIMILAR_TO", "k-hub", "k-null", weight=None, metadata="")
     _rel(graph, "SIMILAR_TO", "k-hub", "k-zero", weight=0.0, metadata="")
     _rel(graph, "SIMILAR_TO", "k-hub", "k-some", weight=0.25, metadata="")  # 0.125
+    _fact(graph, "k-negative", "negative weight", 1.0)
+    _rel(graph, "SIMILAR_TO", "k-hub", "k-negative", weight=-0.5, metadata="")  # never
     # "lima": a zero weight read before a missing one; they tie at 0.
     _fact(graph, "l-hub", "lima hub", 0.5)
     _fact(graph, "l-zero", "zero weight", 1.0)
     _fact(graph, "l-null", "no weight", 1.0)
     _rel(graph, "SIMILAR_TO", "l-hub", "l-zero", weight=0.0, metadata="")
     _rel(graph, "SIMILAR_TO", "l-hub", "l-null", weight=None, metadata="")
+    _fact(graph, "l-some", "weighed but unsure", 0.0)  # a weight, yet a score of 0 too
+    _rel(graph, "SIMILAR_TO", "l-hub", "l-some", weight=0.5, metadata="")
     # "mike": a neighbour that is itself a direct match, read before another.
     _fact(graph, "m-hub", "mike hub", 0.5)
     _fact(graph, "m-also", "mike also", 0.25)
@@ -126,6 +133,9 @@ def _write_store(graph) -> None:
           created="2026-01-02")  # fmt: skip
     _rel(graph, "SUPERSEDES", "o-plain", "o-old", reason="plain", temporal_delta="")
     _rel(graph, "SUPERSEDES", "o-text", "o-old", reason="text", temporal_delta="")
+    _fact(graph, "o-zero", "zero index", 0.5, metadata=json.dumps({"temporal_index": 0}),
+          created="2026-01-04")  # fmt: skip
+    _rel(graph, "SUPERSEDES", "o-zero", "o-old", reason="zero", temporal_delta="")
     # Two people named Bob: the newer one is the less confident.
     _fact(graph, "g-bob-1", "likes tea", 0.75, entity="Bob Stone", created="2026-01-01")
     _fact(graph, "g-bob-2", "likes coffee", 0.5, entity="Bob Lee", created="2026-01-02")
@@ -261,7 +271,7 @@ def test_nothing_to_look_for_returns_nothing(memory) -> None:
 
 
 def test_equal_scores_keep_the_heavier_edge_first(memory) -> None:
-    assert _ids(_ranked(memory, "india")) == ["i-hub", "i-heavy", "i-light"]
+    assert _ids(_ranked(memory, "india")) == ["i-hub", "i-heavy", "i-mid", "i-light"]
 
 
 def test_an_edge_without_a_weight_scores_nothing(memory) -> None:
@@ -272,7 +282,8 @@ def test_an_edge_without_a_weight_scores_nothing(memory) -> None:
     assert sorted((e.target_id, e.weight) for e in kilo.edges) == [
         ("k-null", 0.0), ("k-some", 0.25), ("k-zero", 0.0),
     ]  # fmt: skip
-    assert _ids(_ranked(memory, "lima", threshold=0.0)) == ["l-hub", "l-zero", "l-null"]
+    # All three score 0: the weighed edge is read first, then the table's order.
+    assert _ids(_ranked(memory, "lima", threshold=0.0)) == ["l-hub", "l-some", "l-zero", "l-null"]
     assert _ids(_ranked(memory, "kilo", threshold=0.1)) == ["k-hub", "k-some"]
 
 
@@ -299,17 +310,23 @@ def test_a_text_temporal_index_counts_as_none(memory) -> None:
     nodes = _by_id(_ranked(memory, "oscar"))
     old = nodes["o-old"]
     assert (old.metadata["superseded_by"], old.confidence) == ("o-plain", 0.1)
+    # An explicit 0 ties with no index at all: the first read stays.
     positions = {i: n.metadata["chain_position"] for i, n in nodes.items()}
     assert positions == {
-        "o-plain": "chain 1/3, current",
-        "o-text": "chain 2/3, current",
-        "o-old": "chain 3/3, superseded",
+        "o-plain": "chain 1/4, current",
+        "o-text": "chain 2/4, current",
+        "o-old": "chain 3/4, superseded",
+        "o-zero": "chain 4/4, current",
     }
 
 
 def test_a_content_hit_counts_against_every_keyword(memory) -> None:
     # One keyword: a content hit doubles the half a concept match scores.
     assert _ids(_ranked(memory, "alpha", max_nodes=3)) == ["a-alpha", "a-both", "a-concept"]
+
+
+def test_a_word_too_short_for_a_name_is_still_a_keyword(memory) -> None:
+    assert _ids(_ranked(memory, "tea")) == ["g-bob-1"]
 
 
 def test_entity_matches_alone_rank_by_confidence(memory) -> None:
