@@ -144,3 +144,19 @@ def test_a_merge_in_batches_adds_every_record_once(store, tmp_path):
     assert counts["EpisodicMemory"] == (FACTS + new) // 10
     # f-0 ... f-4499 in a chain, plus the one edge back to f-0.
     assert counts["SIMILAR_TO"] == FACTS + new - 1 + 1
+
+
+def test_edge_lists_before_the_node_lists_are_written_after_them(tmp_path, monkeypatch):
+    monkeypatch.setattr(import_stream_write, "BATCH_ROWS", 700)
+    data = _export(1000)
+    edges_first = {key: data[key] for key in reversed(list(data))}
+    assert next(iter(edges_first)) == "supersedes_edges"
+    source = tmp_path / "edges-first.json"
+    source.write_text(json.dumps(edges_first))
+    store = tmp_path / "store"
+    result = import_agent_store(AGENT, source, storage_path=store)
+    assert result.counts == {
+        "SemanticMemory": 1000, "EpisodicMemory": 100, "SIMILAR_TO": 999,
+        "DERIVES_FROM": 1000, "SUPERSEDES": 10, "TRANSITIONED_TO": 0,
+    }  # fmt: skip
+    assert agent_counts(AGENT, store)["DERIVES_FROM"] == 1000
