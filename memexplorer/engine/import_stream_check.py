@@ -16,6 +16,7 @@ from .exceptions import ImportDataError
 from .export_reader import iter_export
 from .export_schema import EDGE_SPECS, FORMAT_VERSIONS
 from .export_validation import Problems, check_edge, check_node
+from .import_spill import RowSpill
 
 __all__ = ["NODE_TABLES", "FileSummary", "check_export_file", "check_replace_summary"]
 
@@ -55,9 +56,10 @@ class FileSummary:
         return sum(self.counts.values())
 
 
-def check_export_file(source: Path, *, merge: bool) -> FileSummary:
+def check_export_file(source: Path, *, merge: bool, spill: RowSpill | None = None) -> FileSummary:
     """Check every record of ``source`` (one streaming pass); raise one
-    :class:`ImportDataError` naming the problems (up to ten) with their JSON paths."""
+    :class:`ImportDataError` naming the problems (up to ten) with their JSON paths.
+    ``spill`` receives each correct record as a row for the store."""
     summary = FileSummary()
     problems = Problems()
     pending: list[tuple[str, str, str, str]] = []  # (where, end, table, id) not yet known
@@ -74,12 +76,16 @@ def check_export_file(source: Path, *, merge: bool) -> FileSummary:
             continue
         summary.counts[key] = position + 1
         if key in NODE_TABLES:
-            check_node(key, position, item, summary.ids[NODE_TABLES[key]], problems)
+            node = check_node(key, position, item, summary.ids[NODE_TABLES[key]], problems)
+            if node is not None and spill is not None:
+                spill.node(key, node)
         elif key in _SPECS:
             spec = _SPECS[key]
             edge = check_edge(spec, position, item, problems)
             if edge is None:
                 continue
+            if spill is not None:
+                spill.edge(spec, edge)
             where = f"{key}[{position}]"
             if edge["source_id"] not in summary.ids["SemanticMemory"]:
                 pending.append((where, "source_id", "SemanticMemory", edge["source_id"]))

@@ -1,37 +1,30 @@
-"""The second pass of a streamed import: the checked file read again and written
-into a store in batches, so memory holds one batch of rows, never the file.
+"""The writing step of a streamed import: the rows the first pass checked and kept
+on disk (:class:`~.import_spill.RowSpill`) written into a store a batch at a time,
+so memory holds one batch of rows, never the file.
 
 It writes only into the import's staged copy (see :mod:`.transfer_import`), which
 replaces the store in one rename once it is whole, or is removed: so each batch
 commits on its own (one transaction for a million facts filled kuzu's buffer
 pool: "Unable to allocate memory" with a 256 MiB pool). The checks that need the
 store (ids owned by another agent, a merge's edges naming the agent's existing
-nodes) come first, from the ids the first pass kept (:class:`~.import_stream_check.FileSummary`).
+nodes) come first, from the ids the first pass kept
+(:class:`~.import_stream_check.FileSummary`).
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from .exceptions import ImportDataError
-from .export_reader import iter_export
 from .export_schema import EDGE_SPECS
-from .export_validation import Problems, check_edge, check_node
-from .graph_store import GraphStore
+from .export_validation import Problems
+from .graph_store import GraphStore, arrow_schema
 from .hierarchical_transfer import bulk_insert, clear_agent, ids_by_agent, table_order
+from .import_spill import RowSpill
 from .import_stream_check import NODE_TABLES, FileSummary
 from .progress import TaskControl, checkpoint
 
-__all__ = ["BATCH_ROWS", "NODE_BATCH_ROWS", "write_export_file"]
-
-#: Edges bulk-inserted at a time: each batch joins against a scan of the node table.
-BATCH_ROWS = 100_000
-#: Nodes at a time: a node row holds its text, so fewer of them (25k: some 30 MB).
-NODE_BATCH_ROWS = 25_000
-_SPECS = {spec.key: spec for spec in EDGE_SPECS}
+__all__ = ["write_export_file"]
 
 
 def _store_checks(
@@ -69,94 +62,75 @@ def _store_checks(
 def write_export_file(
     graph: GraphStore,
     agent_id: str,
-    source: Path,
+    spill: RowSpill,
     summary: FileSummary,
     *,
     merge: bool,
     control: TaskControl | None = None,
 ) -> dict[str, Any]:
-    """Write the file the first pass checked into ``agent_id``; the counts as
-    :func:`~.hierarchical_transfer.import_agent` returns them."""
+    """Write the rows the first pass kept in ``spill`` into ``agent_id``; the counts
+    as :func:`~.hierarchical_transfer.import_agent` returns them."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
     checkpoint(control, "checking the file against the store")
     existing = _store_checks(graph, agent_id, summary, merge)
     for ids in (*summary.ids.values(), *summary.outside.values()):
         ids.clear()  # a million ids are some 100 MB; the batches need that room
     skip = existing["SemanticMemory"] | existing["EpisodicMemory"]
+    known = pa.array(sorted(skip), pa.string()) if skip else None
     result: dict[str, Any] = {
         "semantic_nodes_imported": 0, "episodic_nodes_imported": 0, "edges_imported": 0,
         "skipped": 0, "errors": 0,
         "edges_by_type": {spec.rel: 0 for spec in EDGE_SPECS},
     }  # fmt: skip
+    counted = {table: f"{key}_imported" for key, table in NODE_TABLES.items()}
     done = 0
-    writer = _Batches(graph, lambda n: checkpoint(control, "writing", done + n, summary.total))
     if not merge:
         clear_agent(graph, agent_id)
-    passes = [None] if summary.nodes_first else [set(NODE_TABLES), set(_SPECS)]
-    for only in passes:
-        for key, position, item in iter_export(source):
-            if position is None or (only is not None and key not in only):
-                continue
-            done += 1
-            if key in NODE_TABLES:
-                node = check_node(key, position, item, set(), Problems())
-                assert node is not None  # the first pass checked it
-                if node["memory_id"] in skip:
-                    result["skipped"] += 1
-                    continue
-                node.update(agent_id=agent_id, tags=json.dumps(node["tags"]),
-                            metadata=json.dumps(node["metadata"]))  # fmt: skip
-                result[f"{key}_imported"] += 1
-                writer.add(NODE_TABLES[key], node)
-            elif key in _SPECS:
-                spec = _SPECS[key]
-                edge = check_edge(spec, position, item, Problems())
-                assert edge is not None
-                if edge["source_id"] in skip and edge["target_id"] in skip:
-                    result["skipped"] += 1
-                    continue
-                if "metadata" in edge:
-                    edge["metadata"] = json.dumps(edge["metadata"]) if edge["metadata"] else ""
-                result["edges_imported"] += 1
-                result["edges_by_type"][spec.rel] += 1
-                writer.add(spec.rel, edge)
-        writer.flush_all()
+    for table in spill.tables():
+        order = None
+        for batch in spill.batches(table):
+            checkpoint(control, f"writing {table}", done, summary.total)
+            done += batch.num_rows
+            if table in counted:  # the store's spelling of the agent's name
+                at = batch.schema.get_field_index("agent_id")
+                batch = batch.set_column(at, "agent_id", pa.array([agent_id] * batch.num_rows))
+            rows = batch
+            if known is not None:
+                if table in counted:
+                    drop = pc.is_in(batch["memory_id"], value_set=known)
+                else:
+                    drop = pc.and_(pc.is_in(batch["source_id"], value_set=known),
+                                   pc.is_in(batch["target_id"], value_set=known))  # fmt: skip
+                rows = batch.filter(pc.invert(drop))
+            result["skipped"] += batch.num_rows - rows.num_rows
+            if table in counted:
+                result[counted[table]] += rows.num_rows
+            else:
+                result["edges_imported"] += rows.num_rows
+                result["edges_by_type"][table] += rows.num_rows
+            if rows.num_rows:
+                order = order or _order(graph, table, rows.column_names)
+                _insert(graph, table, order, rows)
     return result
 
 
-class _Batches:
-    """Rows waiting to be bulk-inserted, per table, flushed at :data:`BATCH_ROWS`."""
+def _order(graph: GraphStore, table: str, names: list[str]) -> list[str]:
+    """The store's column order for ``table``; refuses a table unlike the spec's."""
+    if table in NODE_TABLES.values():
+        return table_order(graph, table, set(names))
+    table_order(graph, table, set(names) - {"source_id", "target_id"})
+    return ["source_id", "target_id", *[c for c, _ in graph.columns(table)]]
 
-    def __init__(self, graph: GraphStore, progress: Callable[[int], None]) -> None:
-        self.graph = graph
-        self.progress = progress
-        self.rows: dict[str, list[dict[str, Any]]] = {}
-        self.orders: dict[str, list[str]] = {}
 
-    def add(self, table: str, row: dict[str, Any]) -> None:
-        rows = self.rows.get(table)
-        if rows is None:  # a new list: what came before goes in (nodes before edges)
-            self.flush_all()
-            rows = self.rows[table] = []
-        rows.append(row)
-        if len(rows) >= (NODE_BATCH_ROWS if table in NODE_TABLES.values() else BATCH_ROWS):
-            self.flush(table)
-
-    def flush(self, table: str) -> None:
-        rows = self.rows.pop(table, [])
-        if not rows:
-            return
-        if table not in self.orders:
-            self.orders[table] = self._order(table, rows[0])
-        self.progress(0)
-        bulk_insert(self.graph, table, self.orders[table], rows)
-
-    def flush_all(self) -> None:
-        for table in [t for t in NODE_TABLES.values() if t in self.rows] + list(self.rows):
-            self.flush(table)
-
-    def _order(self, table: str, row: dict[str, Any]) -> list[str]:
-        if table in NODE_TABLES.values():
-            return table_order(self.graph, table, set(row))
-        names = set(row) - {"source_id", "target_id"}
-        table_order(self.graph, table, names)
-        return ["source_id", "target_id", *[c for c, _ in self.graph.columns(table)]]
+def _insert(graph: GraphStore, table: str, order: list[str], rows: Any) -> None:
+    """Bulk-insert an Arrow batch, cast to the store's column types (row by row
+    through :func:`~.hierarchical_transfer.bulk_insert` where Arrow cannot say them)."""
+    kinds = dict(graph.columns(table))
+    schema = arrow_schema([(name, kinds.get(name, "STRING")) for name in order])
+    data = rows.select(order)
+    if schema is None:
+        bulk_insert(graph, table, order, data.to_pylist())
+    else:
+        graph.copy_arrow(table, data.cast(schema))

@@ -11,6 +11,7 @@ store's write gate: JSON through :mod:`.transfer_import`, raw copies through
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
@@ -23,6 +24,7 @@ from .graph_store import GraphStore
 from .hierarchical_memory import GraphEngine
 from .hierarchical_transfer import import_agent, precheck_import, validate_export
 from .import_file import MAX_IMPORT_BYTES, check_replace_file, read_export
+from .import_spill import RowSpill
 from .import_stream_check import check_export_file, check_replace_summary
 from .import_stream_write import write_export_file
 from .names import validate_agent_name
@@ -139,10 +141,12 @@ def import_agent_store(
         )
     new_engine = _engine_for(store, engine)
     checkpoint(control, "checking the file")
-    with collector_paused():
-        # A first pass checks every record (a file bad anywhere writes nothing);
-        # the writing pass reads the file again, so memory never holds it whole.
-        summary = check_export_file(source, merge=merge)
+    with collector_paused(), tempfile.TemporaryDirectory(prefix="memexplorer-import-") as rows:
+        # One pass checks every record (a file bad anywhere writes nothing) and
+        # keeps its rows on disk for the writing step: memory never holds the file.
+        spill = RowSpill(Path(rows), agent)
+        summary = check_export_file(source, merge=merge, spill=spill)
+        spill.close()
         if summary.graph_shape:
             write = _graph_shape_writer(
                 source, merge=merge, allow_empty=allow_empty, control=control
@@ -157,7 +161,7 @@ def import_agent_store(
                 check_replace_summary(summary, allow_empty=allow_empty)
 
             def write(graph: GraphStore, agent_id: str) -> dict[str, Any]:
-                return write_export_file(graph, agent_id, source, summary, merge=merge,
+                return write_export_file(graph, agent_id, spill, summary, merge=merge,
                                          control=control)  # fmt: skip
 
         make_private_dirs(store.parent)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from store_helpers import checksums
 
-from memexplorer.engine import import_stream_write
+from memexplorer.engine import import_spill
 from memexplorer.engine.exceptions import ImportDataError
 from memexplorer.engine.transfer import import_agent_store
 from memexplorer.engine.transfer_common import agent_counts
@@ -77,8 +77,8 @@ def _export(facts: int, *, first: int = 0) -> dict:
 @pytest.fixture
 def store(tmp_path, monkeypatch) -> Path:
     """A store holding the agent's first FACTS facts (batches: 300 nodes, 500 edges)."""
-    monkeypatch.setattr(import_stream_write, "BATCH_ROWS", 500)
-    monkeypatch.setattr(import_stream_write, "NODE_BATCH_ROWS", 300)
+    monkeypatch.setattr(import_spill, "BATCH_ROWS", 500)
+    monkeypatch.setattr(import_spill, "NODE_BATCH_ROWS", 300)
     source = tmp_path / "first.json"
     source.write_text(json.dumps(_export(FACTS)))
     path = tmp_path / "home" / "stores" / AGENT
@@ -147,7 +147,7 @@ def test_a_merge_in_batches_adds_every_record_once(store, tmp_path):
 
 
 def test_edge_lists_before_the_node_lists_are_written_after_them(tmp_path, monkeypatch):
-    monkeypatch.setattr(import_stream_write, "BATCH_ROWS", 700)
+    monkeypatch.setattr(import_spill, "BATCH_ROWS", 700)
     data = _export(1000)
     edges_first = {key: data[key] for key in reversed(list(data))}
     assert next(iter(edges_first)) == "supersedes_edges"
