@@ -4,7 +4,7 @@ so memory holds one batch of rows, never the file.
 
 It writes only into the import's staged copy (see :mod:`.transfer_import`), which
 replaces the store in one rename once it is whole, or is removed: so each batch
-commits on its own (one transaction for a million facts filled kuzu's buffer
+commits in a transaction of its own (one transaction for a million facts filled kuzu's buffer
 pool: "Unable to allocate memory" with a 256 MiB pool). The checks that need the
 store (ids owned by another agent, a merge's edges naming the agent's existing
 nodes) come first, from the ids the first pass kept
@@ -87,12 +87,12 @@ def write_export_file(
     counted = {table: f"{key}_imported" for key, table in NODE_TABLES.items()}
     done = 0
     if not merge:
-        clear_agent(graph, agent_id)
+        with graph.transaction():
+            clear_agent(graph, agent_id)
     for table in spill.tables():
         order = None
         for batch in spill.batches(table):
             checkpoint(control, f"writing {table}", done, summary.total)
-            done += batch.num_rows
             if table in counted:  # the store's spelling of the agent's name
                 at = batch.schema.get_field_index("agent_id")
                 batch = batch.set_column(at, "agent_id", pa.array([agent_id] * batch.num_rows))
@@ -113,6 +113,8 @@ def write_export_file(
             if rows.num_rows:
                 order = order or _order(graph, table, rows.column_names)
                 _insert(graph, table, order, rows)
+            done += batch.num_rows
+            checkpoint(control, f"writing {table}", done, summary.total)
     return result
 
 
@@ -130,7 +132,8 @@ def _insert(graph: GraphStore, table: str, order: list[str], rows: Any) -> None:
     kinds = dict(graph.columns(table))
     schema = arrow_schema([(name, kinds.get(name, "STRING")) for name in order])
     data = rows.select(order)
-    if schema is None:
-        bulk_insert(graph, table, order, data.to_pylist())
-    else:
-        graph.copy_arrow(table, data.cast(schema))
+    with graph.transaction():  # one batch: committed whole, in the staged copy
+        if schema is None:
+            bulk_insert(graph, table, order, data.to_pylist())
+        else:
+            graph.copy_arrow(table, data.cast(schema))

@@ -140,7 +140,7 @@ def import_agent_store(
             hint="Use --format raw-db to import a store folder.",
         )
     new_engine = _engine_for(store, engine)
-    checkpoint(control, "checking the file")
+    checkpoint(control, "reading the file")
     with collector_paused(), tempfile.TemporaryDirectory(prefix="memexplorer-import-") as rows:
         # One pass checks every record (a file bad anywhere writes nothing) and
         # keeps its rows on disk for the writing step: memory never holds the file.
