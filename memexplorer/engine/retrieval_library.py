@@ -47,7 +47,6 @@ class LibraryTrace:
     """What each step of the library's retrieval did, for explaining a miss."""
 
     words: list[str] = field(default_factory=list)
-    short_words: list[str] = field(default_factory=list)
     entity_candidates: list[str] = field(default_factory=list)
     window: int = 0
     #: Ids each keyword's window returned, in the database's order, and the new ones.
@@ -118,9 +117,10 @@ class LibraryRetriever:
                 break
         return nodes
 
-    def _entity_seeds(self, query: str, limit: int) -> list[KnowledgeNode]:
+    def _entity_seeds(self) -> list[KnowledgeNode]:
         seen: set[str] = set()
         nodes: list[KnowledgeNode] = []
+        limit = self.trace.window
         for candidate in self.trace.entity_candidates:
             params = {"agent_id": self.agent_id, "entity": candidate, "limit": limit}
             nodes.extend(self._window(("entity", candidate), ENTITY_QUERY, params, seen))
@@ -226,36 +226,41 @@ class LibraryRetriever:
             if isinstance(node.metadata, dict):
                 node.metadata["retrieved_because"] = reasons
 
-    def retrieve(self, query: str, max_depth: int = 2, max_nodes: int = 20) -> LibrarySubgraph:
-        if not query or not query.strip():
+    def retrieve(self, query: str, max_depth: int, max_nodes: int) -> LibrarySubgraph:
+        if not query.strip():
             return LibrarySubgraph(query=query)
-        limit = max(max_nodes * 3, 60)
-        patterns = [("entity", c) for c in library_entity_candidates(query)]
-        patterns += [("keyword", w) for w in query.lower().split() if len(w) > 2]
-        windows = prefetch_windows(self.graph, self.agent_id, patterns, limit)
-        if windows is None:
-            # Common words filled the cap; names rarely match, so theirs may still be decided.
-            entities = [p for p in patterns if p[0] == "entity"]
-            windows = prefetch_windows(self.graph, self.agent_id, entities, limit)
-        self._windows = windows or {}
+        trace = self.trace
+        trace.words = query.lower().split()
+        trace.window = max(max_nodes * 3, 60)
+        trace.entity_candidates = library_entity_candidates(query)
+        # The library asks each keyword longer than two characters; a repeat asks
+        # the same window again and every row of it is already seen.
+        keywords = list(dict.fromkeys(w for w in trace.words if len(w) > 2))
+        self._prefetch(keywords)
         with one_scan_thread(self.graph):
-            seeds, seen = self._seeds(query, max_nodes)
+            seeds, seen = self._seeds(keywords)
         return self._finish(query, seeds, seen, max_depth, max_nodes)
 
-    def _seeds(self, query: str, max_nodes: int) -> tuple[list[KnowledgeNode], set[str]]:
+    def _prefetch(self, keywords: list[str]) -> None:
+        """Every window from one scan where that decides them all; else the entity
+        windows alone (common words fill the cap, names rarely do). A window not
+        prefetched is asked with the library's own query."""
+        entities: list[Pattern] = [("entity", c) for c in self.trace.entity_candidates]
+        patterns = entities + [("keyword", k) for k in keywords]
+        window = self.trace.window
+        windows = prefetch_windows(self.graph, self.agent_id, patterns, window)
+        if windows is None:
+            windows = prefetch_windows(self.graph, self.agent_id, entities, window)
+        self._windows = windows or {}
+
+    def _seeds(self, keywords: list[str]) -> tuple[list[KnowledgeNode], set[str]]:
         """Entity seeds, then each keyword's window: the steps a LIMIT decides."""
         trace = self.trace
-        limit = max(max_nodes * 3, 60)
-        words = query.lower().split()
-        trace.words, trace.window = words, limit
-        trace.short_words = [w for w in words if len(w) <= 2]
-        trace.entity_candidates = library_entity_candidates(query)
-        seeds = self._entity_seeds(query, limit)
+        seeds = self._entity_seeds()
         seen = {n.node_id for n in seeds}
         trace.entity_ids = [n.node_id for n in seeds]
-        for keyword in dict.fromkeys(w for w in words if len(w) > 2):
-            # A repeated keyword asks the same window again: every row is seen.
-            params = {"agent_id": self.agent_id, "keyword": keyword, "limit": limit}
+        for keyword in keywords:
+            params = {"agent_id": self.agent_id, "keyword": keyword, "limit": trace.window}
             before = len(seeds)
             seeds.extend(self._window(("keyword", keyword), KEYWORD_QUERY, params, seen))
             trace.windows[keyword] = self._last_window
@@ -280,7 +285,8 @@ class LibraryRetriever:
         def rank_score(node: KnowledgeNode) -> float:
             content = node.content.lower()
             hits = sum(1 for kw in words if len(kw) > 2 and kw in content)
-            return node.confidence * (0.5 + 0.5 * hits / max(len(words), 1))
+            # The library divides by max(len(words), 1): a blank query never gets here.
+            return node.confidence * (0.5 + 0.5 * hits / len(words))
 
         ranked = sorted(seeds + expanded, key=rank_score, reverse=True)
         trace.ranked = [n.node_id for n in ranked]
