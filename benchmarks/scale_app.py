@@ -7,14 +7,17 @@ writing into them. For each size, ``measure(n, folder)`` returns medians of:
 
 - ``help_s``, ``stats_start_s``: the wall clock of ``memexplorer --help`` and of
   ``memexplorer stats`` on an empty folder (the start, nothing to read), each a
-  fresh process; ``stats_s``: ``memexplorer stats`` on the home of N facts.
+  fresh process; ``stats_s``: ``memexplorer stats`` on the home of N facts. Each
+  has its ``_cpu_s`` twin, the process's CPU time (user + system), which the other
+  work on a shared machine changes much less than the wall clock.
 - the app, driven headless in a fresh process with Textual's ``run_test`` (120x36)
   on the home, every figure from the key's command to the screen painted:
   ``agents_s`` (process start to the agents listed, counts included),
   ``start_s`` (process start to the facts' first page drawn, the keys that open
   it sent as soon as each step is on screen), ``tables_ms`` (expanding the agent),
   ``first_rows_ms``, ``last_page_ms``, ``sort_ms`` / ``sort_reverse_ms`` (by
-  concept), ``filter_ms`` ("rollback canary") and the child's peak RSS.
+  concept), ``filter_ms`` ("rollback canary") and the child's peak RSS; the
+  ``_cpu`` twins are the app process's CPU time (every thread) over the same span.
 """
 
 from __future__ import annotations
@@ -44,6 +47,10 @@ from memexplorer.widgets.stores_tree import AgentItem, StoresTree, TableItem
 
 out = {}
 
+def cpu():
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
 async def until(pilot, ready, what, limit=120.0):
     deadline = time.perf_counter() + limit
     while not ready():
@@ -60,6 +67,7 @@ async def main():
         tree = app.screen.query_one(StoresTree)
         await until(pilot, lambda: agents(tree), "the agents")
         out["agents_s"] = time.time() - started
+        out["agents_cpu_s"] = cpu()
         agent = agents(tree)[0]
         began = time.perf_counter()
         tree.move_cursor(agent)
@@ -78,13 +86,14 @@ async def main():
                 self.call_after_refresh(painted.set)
 
             NodeTable.on_node_table_page_loaded = loaded
-            began = time.perf_counter()
+            began, spent = time.perf_counter(), cpu()
             try:
                 action()
                 await asyncio.wait_for(painted.wait(), 120)
             finally:
                 NodeTable.on_node_table_page_loaded = original
             out[label] = (time.perf_counter() - began) * 1000
+            out[label.replace("_ms", "_cpu_ms")] = (cpu() - spent) * 1000
             await pilot.pause()
             assert check(table.page), (label, table.page.describe())
 
@@ -92,6 +101,7 @@ async def main():
         screen = app.screen
         await timed("first_rows_ms", lambda: tree.select_node(facts), lambda p: p.total > 0)
         out["start_s"] = time.time() - started
+        out["start_cpu_s"] = cpu()
         await timed("last_page_ms", screen.action_last_page, lambda p: p.last == p.total)
         await timed("first_page_ms", screen.action_first_page, lambda p: p.first == 1)
         await pilot.press("right")
@@ -109,10 +119,15 @@ asyncio.run(main())
 """
 
 
-def _wall(argv: list[str], env: dict[str, str] | None = None) -> float:
+def _wall(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, float]:
+    """The wall clock and the CPU time (user + system) of one run of ``argv``."""
     began = time.perf_counter()
-    subprocess.run(argv, check=True, capture_output=True, env=env)
-    return time.perf_counter() - began
+    child = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - began
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise RuntimeError(f"{argv} failed: {child.stderr.read().decode() if child.stderr else ''}")
+    return wall, usage.ru_utime + usage.ru_stime
 
 
 def _median(samples: list[float]) -> float:
@@ -135,13 +150,16 @@ def cli_times(home: Path, env: dict[str, str], runs: int = CLI_RUNS) -> dict[str
     empty = Path(env["HOME"]) / "empty"
     empty.mkdir(parents=True, exist_ok=True)
     _wall([*MEMEXPLORER, "--help"], env)  # compile once, outside the figures
-    return {
-        "help_s": _median([_wall([*MEMEXPLORER, "--help"], env) for _ in range(runs)]),
-        "stats_start_s": _median(
-            [_wall([*MEMEXPLORER, "stats", str(empty)], env) for _ in range(runs)]
-        ),
-        "stats_s": _median([_wall([*MEMEXPLORER, "stats", str(home)], env) for _ in range(runs)]),
-    }
+    figures: dict[str, float] = {}
+    for name, argv in (
+        ("help", [*MEMEXPLORER, "--help"]),
+        ("stats_start", [*MEMEXPLORER, "stats", str(empty)]),
+        ("stats", [*MEMEXPLORER, "stats", str(home)]),
+    ):
+        samples = [_wall(argv, env) for _ in range(runs)]
+        figures[f"{name}_s"] = _median([wall for wall, _ in samples])
+        figures[f"{name}_cpu_s"] = _median([cpu for _, cpu in samples])
+    return figures
 
 
 def app_times(home: Path, env: dict[str, str], runs: int = APP_RUNS) -> dict[str, float]:

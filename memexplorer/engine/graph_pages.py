@@ -106,6 +106,11 @@ def _node_page(browser: GraphBrowser, table: TableInfo, agent: str, query: PageQ
         picked = matches.column(0).slice(query.offset, query.limit).to_pylist()
         return Page(table.name, query, _node_rows(browser, table, picked), matches.num_rows)
     total = int(graph.scalar(f"{match} RETURN count(*)", params) or 0)
+    whole = f"MATCH (n:{identifier(table.name)})"
+    if params and total == graph.scalar(f"{whole} RETURN count(*)"):
+        # Every row is the agent's (Kuzu counts a whole table from its statistics):
+        # the window needs no test of the agent column, a fifth of its cost.
+        match, params = whole, {}
     skip, limit, backwards = page_window(query.offset, query.limit, total)
     order = _order(sort, query.descending != backwards)
     params = {**params, "skip": skip, "limit": limit}
