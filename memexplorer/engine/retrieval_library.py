@@ -196,7 +196,7 @@ class LibraryRetriever:
                 continue
             if len(found) > 1:
                 # Which newer fact LIMIT 1 returns is the database's choice: ask as it does.
-                found = self._rows(SUPERSEDED_QUERY, {"nid": node.node_id}) or found
+                found = self._rows(SUPERSEDED_QUERY, {"nid": node.node_id}) or found[:1]
             newer_id, reason, _ = found[0]
             if node.metadata is None:
                 node.metadata = {}

@@ -23,12 +23,15 @@ from memexplorer.engine.clean import (
     preview_clean,
 )
 from memexplorer.engine.clean_selection import Selection
+from memexplorer.widgets.sized_rows import fill_sized
 from memexplorer.wording import counted
 
 from .error_modal import report_failed_worker
 
 #: The preview lists this many rows; the counts are always complete.
 SAMPLE_ROWS = 12
+COUNT_LABELS = ("table", "what", "count")
+SAMPLE_LABELS = ("table", "id", "label")
 
 
 class CleanModal(ModalScreen[CleanResult | None]):
@@ -97,8 +100,8 @@ class CleanModal(ModalScreen[CleanResult | None]):
 
     def on_mount(self) -> None:
         self.set_class(self.sessions, "sessions")
-        self.query_one("#counts", DataTable).add_columns("table", "what", "count")
-        self.query_one("#sample", DataTable).add_columns("table", "id", "label")
+        self.query_one("#counts", DataTable).add_columns(*COUNT_LABELS)
+        self.query_one("#sample", DataTable).add_columns(*SAMPLE_LABELS)
         if self.sessions:
             self.query_one("#pattern", Input).focus()
         else:
@@ -129,17 +132,14 @@ class CleanModal(ModalScreen[CleanResult | None]):
         if message.preview.selection != self.selection:
             return  # the preview of a pattern since replaced
         preview = self.preview = message.preview
-        counts = self.query_one("#counts", DataTable)
         sample = self.query_one("#sample", DataTable)
-        counts.clear()
-        sample.clear()
-        for name, count in preview.counts.items():
-            counts.add_row(name, "rows", f"{count:,}")
-        for name, count in preview.edges.items():
-            counts.add_row(name, "edges", f"{count:,}")
-        for row in preview.sample[:SAMPLE_ROWS]:
-            label = " ".join(str(row.get("label", "")).split())
-            sample.add_row(str(row["table"]), str(row["id"]), label[:60])
+        counted_rows = [(name, "rows", f"{count:,}") for name, count in preview.counts.items()]
+        counted_rows += [(name, "edges", f"{count:,}") for name, count in preview.edges.items()]
+        fill_sized(self.query_one("#counts", DataTable), COUNT_LABELS, counted_rows)
+        fill_sized(sample, SAMPLE_LABELS, [
+            (str(row["table"]), str(row["id"]), " ".join(str(row.get("label", "")).split())[:60])
+            for row in preview.sample[:SAMPLE_ROWS]
+        ])  # fmt: skip
         self.query_one("#summary", Static).update(self.summary(preview))
         self.query_one("#confirm", Button).disabled = not preview.rows
         if self.pattern_submitted and self.query_one("#pattern", Input).has_focus:

@@ -38,7 +38,7 @@ def _fact(graph, fact_id: str, content: str, confidence: float, **extra: str) ->
     graph.execute(
         "CREATE (:SemanticMemory {memory_id: $id, concept: 'c', content: $content, "
         "confidence: $confidence, source_id: '', agent_id: $agent, tags: $tags, "
-        "metadata: $metadata, created_at: $id, entity_name: $entity})",
+        "metadata: $metadata, created_at: 'written ' + $id, entity_name: $entity})",
         {"id": fact_id, "content": content, "confidence": confidence, "agent": AGENT,
          **values},
     )  # fmt: skip
@@ -99,6 +99,10 @@ def _write_store(graph) -> None:
     _similar(graph, "papa-2", "quebec-2", 0.5)
     for n in range(130):  # more than two windows' worth: one scan cannot decide them
         _fact(graph, f"zulu-{n:03d}", f"zulu note {n}", 0.3)
+    _fact(graph, "yankee", "yankee hub", 0.9)
+    for n in range(300):  # more neighbours than max_nodes, the later ones more confident
+        _fact(graph, f"spoke-{n:03d}", f"spoke {n}", 0.1 + n / 1000)
+        _similar(graph, "yankee", f"spoke-{n:03d}", 0.5)
 
 
 @pytest.fixture(scope="module")
@@ -285,3 +289,12 @@ def test_a_store_without_similar_to_still_answers_with_its_seeds(tmp_path: Path)
         found = memory.retrieve_subgraph("sierra", 2, 5)
     assert _ids(found) == ["sierra"]
     assert found.edges == []
+
+
+def test_expansion_stops_at_max_nodes_however_large(memory) -> None:
+    # 299 of the hub's 300 neighbours are reached before max_nodes (300) ids are
+    # seen; every row still gives its edge, and the last spoke is never a node.
+    found = memory.retrieve_subgraph("yankee", 1, 300)
+    spokes = [f"spoke-{n:03d}" for n in range(299)]
+    assert _ids(found) == ["yankee", *reversed(spokes)]
+    assert len(found.edges) == 300

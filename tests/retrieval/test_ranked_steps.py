@@ -1,0 +1,203 @@
+"""Each step of the ``ranked`` profile (seed 003's seven steps) on a hand-built store.
+
+Every expected answer is worked out by hand from the steps: direct matches
+score ``confidence * (0.5 + 0.5 * content hits / keywords)`` (a concept or
+entity match alone scores half), ties going to the newer fact; when they leave
+room, temporal-chain neighbours (either direction) rank next by confidence and
+SIMILAR_TO neighbours at or above the threshold last by ``weight *
+confidence``; a superseded fact is marked by its newest replacement (highest
+``temporal_index``) and its confidence halved once; the edges among the result
+come SIMILAR_TO (heaviest first), then SUPERSEDES, then TRANSITIONED_TO. The
+confidences are chosen so every score is exact in binary floating point.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from memexplorer.engine.graph_open import open_graph_store
+from memexplorer.engine.hierarchical_memory import HierarchicalMemory
+from memexplorer.engine.hierarchical_schema import REL_TABLES, create_schema
+from memexplorer.engine.retrieval import Retriever
+
+AGENT = "agent"
+
+
+def _fact(graph, fact_id: str, content: str, confidence: float, **extra) -> None:
+    values = {"concept": "c", "entity": "", "created": "2026-01-01", "source": "",
+              "metadata": "{}"} | extra  # fmt: skip
+    graph.execute(
+        "CREATE (:SemanticMemory {memory_id: $id, concept: $concept, content: $content, "
+        "confidence: $confidence, source_id: $source, agent_id: $agent, tags: '[]', "
+        "metadata: $metadata, created_at: $created, entity_name: $entity})",
+        {"id": fact_id, "content": content, "confidence": confidence, "agent": AGENT, **values},
+    )
+
+
+def _rel(graph, rel: str, source: str, target: str, **props) -> None:
+    assignments = ", ".join(f"{name}: ${name}" for name in props)
+    graph.execute(
+        "MATCH (a:SemanticMemory {memory_id: $a}), (b:SemanticMemory {memory_id: $b}) "
+        f"CREATE (a)-[:{rel} {{{assignments}}}]->(b)",
+        {"a": source, "b": target, **props},
+    )
+
+
+def _write_store(graph) -> None:
+    create_schema(graph)
+    # Direct matches for "alpha bravo".
+    _fact(graph, "a-both", "alpha bravo one", 0.375)  # 0.375 * 1
+    _fact(graph, "a-alpha", "alpha two", 1.0)  # 1.0 * 0.75
+    _fact(graph, "a-concept", "unrelated words", 0.625, concept="alpha topic")  # 0.625 * 0.5
+    _fact(graph, "a-bravo", "bravo four", 0.5, created="2026-01-02")  # 0.5 * 0.75, newer
+    # "charlie": a hub with chain and similarity neighbours.
+    _fact(graph, "c-hub", "charlie hub", 0.5, created="2026-01-02")
+    _fact(graph, "c-old", "older value", 0.9, created="2026-01-01")
+    _fact(graph, "c-next", "next value", 0.625, created="2026-01-03")
+    _fact(graph, "c-high", "similar high", 1.0)
+    _fact(graph, "c-low", "similar low", 1.0)
+    _fact(graph, "c-below", "similar below", 1.0)
+    _fact(graph, "c-in", "pointing in", 0.5)
+    _rel(graph, "SUPERSEDES", "c-hub", "c-old", reason="newer", temporal_delta=None)
+    _rel(graph, "TRANSITIONED_TO", "c-hub", "c-next", from_value="3", to_value="5", turn=2,
+         transition_type="update")  # fmt: skip
+    _rel(graph, "SIMILAR_TO", "c-hub", "c-high", weight=0.5, metadata="")  # 0.5 * 1.0
+    _rel(graph, "SIMILAR_TO", "c-hub", "c-low", weight=0.25, metadata="")  # below 0.3
+    _rel(graph, "SIMILAR_TO", "c-hub", "c-below", weight=0.125, metadata="")
+    _rel(graph, "SIMILAR_TO", "c-in", "c-hub", weight=0.75, metadata='{"note": "in"}')  # 0.375
+    # "delta": two replacements; the one with the higher temporal_index wins.
+    _fact(graph, "d-old", "delta old", 0.75)
+    _fact(graph, "d-mid", "middle", 0.5, metadata=json.dumps({"temporal_index": 1}))
+    _fact(graph, "d-new", "newest", 0.25, metadata=json.dumps({"temporal_index": 2}))
+    _rel(graph, "SUPERSEDES", "d-new", "d-old", reason="second", temporal_delta="1 -> 2")
+    _rel(graph, "SUPERSEDES", "d-mid", "d-old", reason="first", temporal_delta="0 -> 1")
+    _fact(graph, "e-halved", "echo already halved", 0.25,
+          metadata=json.dumps({"confidence_before_supersede": 0.5}))  # fmt: skip
+    _fact(graph, "e-newer", "unrelated", 0.5)
+    _rel(graph, "SUPERSEDES", "e-newer", "e-halved", reason="", temporal_delta="")
+    # "foxtrot": provenance labels from the episode a fact came from.
+    graph.execute(
+        "CREATE (:EpisodicMemory {memory_id: 'ep-1', content: 'x', source_label: 'ticket:42', "
+        "agent_id: $agent, tags: '[]', metadata: '{}', created_at: ''})",
+        {"agent": AGENT},
+    )
+    _fact(graph, "f-labelled", "foxtrot labelled", 0.5, source="ep-1")
+    _fact(graph, "f-unknown", "foxtrot unknown source", 0.25, source="ep-missing")
+    # "Sarah": found by entity only.
+    _fact(graph, "g-sarah", "works on payments", 0.5, entity="Sarah Chen")
+
+
+@pytest.fixture(scope="module")
+def memory(tmp_path_factory: pytest.TempPathFactory):
+    path = tmp_path_factory.mktemp("ranked") / "store"
+    graph = open_graph_store(path, read_only=False, create="kuzu")
+    _write_store(graph)
+    graph.close()
+    with HierarchicalMemory(AGENT, path, mode="read") as opened:
+        yield opened
+
+
+def _ranked(memory, query: str, max_nodes: int = 10, depth: int = 2, threshold: float = 0.3):
+    return memory.retrieve_subgraph(query, depth, max_nodes, threshold, profile="ranked")
+
+
+def _ids(subgraph) -> list[str]:
+    return [n.node_id for n in subgraph.nodes]
+
+
+def _by_id(subgraph) -> dict:
+    return {n.node_id: n for n in subgraph.nodes}
+
+
+def test_direct_matches_rank_by_content_hits_then_the_newer_fact(memory) -> None:
+    found = _ranked(memory, "alpha bravo", max_nodes=4)
+    assert _ids(found) == ["a-alpha", "a-bravo", "a-both", "a-concept"]
+    because = {n.node_id: n.metadata["retrieved_because"] for n in found.nodes}
+    assert because == {
+        "a-alpha": [{"kind": "keyword", "terms": ["alpha"]}],
+        "a-bravo": [{"kind": "keyword", "terms": ["bravo"]}],
+        "a-both": [{"kind": "keyword", "terms": ["alpha", "bravo"]}],
+        "a-concept": [{"kind": "keyword", "terms": ["alpha"]}],
+    }
+    assert _ids(_ranked(memory, "alpha bravo", max_nodes=2)) == ["a-alpha", "a-bravo"]
+
+
+def test_chain_neighbours_then_similar_ones_at_or_above_the_threshold(memory) -> None:
+    found = _ranked(memory, "charlie")
+    assert _ids(found) == ["c-hub", "c-old", "c-next", "c-high", "c-in"]
+    because = {n.node_id: n.metadata["retrieved_because"] for n in found.nodes}
+    assert because["c-old"] == [{"kind": "supersedes_context", "of": "c-hub"}]
+    assert because["c-next"] == [{"kind": "transition_context", "of": "c-hub"}]
+    assert because["c-high"] == [{"kind": "similar_to", "from": "c-hub", "weight": 0.5}]
+    assert because["c-in"] == [{"kind": "similar_to", "from": "c-hub", "weight": 0.75}]
+    assert _ids(_ranked(memory, "charlie", threshold=0.2)) == [
+        "c-hub", "c-old", "c-next", "c-high", "c-in", "c-low",
+    ]  # fmt: skip
+
+
+def test_no_similar_hop_at_depth_zero_and_no_neighbours_when_direct_fills(memory) -> None:
+    assert _ids(_ranked(memory, "charlie", depth=0)) == ["c-hub", "c-old", "c-next"]
+    assert _ids(_ranked(memory, "charlie", max_nodes=1)) == ["c-hub"]
+
+
+def test_edges_among_the_result_in_their_order_with_their_properties(memory) -> None:
+    edges = _ranked(memory, "charlie").edges
+    assert [(e.source_id, e.target_id, e.relationship, e.weight, e.metadata) for e in edges] == [
+        ("c-in", "c-hub", "SIMILAR_TO", 0.75, {"note": "in"}),
+        ("c-hub", "c-high", "SIMILAR_TO", 0.5, {}),
+        ("c-hub", "c-old", "SUPERSEDES", 1.0, {"reason": "newer", "temporal_delta": ""}),
+        ("c-hub", "c-next", "TRANSITIONED_TO", 1.0,
+         {"from_value": "3", "to_value": "5", "turn": 2, "transition_type": "update"}),
+    ]  # fmt: skip
+
+
+def test_a_superseded_fact_halved_once_and_placed_in_its_chain(memory) -> None:
+    nodes = _by_id(_ranked(memory, "charlie"))
+    old = nodes["c-old"]
+    assert (old.confidence, old.metadata["superseded_by"], old.metadata["supersede_reason"]) == (
+        0.45,
+        "c-hub",
+        "newer",
+    )
+    assert old.metadata["superseded"] is True
+    assert "superseded" not in nodes["c-hub"].metadata
+    positions = {i: nodes[i].metadata["chain_position"] for i in ("c-old", "c-hub", "c-next")}
+    assert positions == {
+        "c-old": "chain 1/3, superseded",
+        "c-hub": "chain 2/3, current",
+        "c-next": "chain 3/3, current",
+    }
+    assert "chain_position" not in nodes["c-high"].metadata
+
+
+def test_the_newest_replacement_by_temporal_index_names_the_reason(memory) -> None:
+    nodes = _by_id(_ranked(memory, "delta"))
+    old = nodes["d-old"]
+    assert (old.metadata["superseded_by"], old.metadata["supersede_reason"]) == ("d-new", "second")
+    assert old.confidence == 0.375
+    halved = _by_id(_ranked(memory, "echo"))["e-halved"]
+    assert (halved.confidence, halved.metadata["superseded_by"]) == (0.25, "e-newer")
+    assert halved.metadata["supersede_reason"] == ""
+
+
+def test_provenance_labels_come_from_the_episode(memory) -> None:
+    nodes = _by_id(_ranked(memory, "foxtrot"))
+    assert nodes["f-labelled"].metadata["source_label"] == "ticket:42"
+    assert "source_label" not in nodes["f-unknown"].metadata
+
+
+def test_an_entity_match_alone(memory) -> None:
+    found = _ranked(memory, "Sarah")
+    assert _ids(found) == ["g-sarah"]
+    assert found.nodes[0].metadata["retrieved_because"] == [
+        {"kind": "entity", "entity": "Sarah Chen", "query": ["sarah"]}
+    ]
+
+
+def test_nothing_to_look_for_returns_nothing(memory) -> None:
+    retriever = Retriever(memory.graph, AGENT, set(REL_TABLES))
+    assert retriever.retrieve("alpha", 0, 0.3, True).nodes == []
+    assert retriever.retrieve("a an", 5, 0.3, True).nodes == []
+    assert _ids(retriever.retrieve("alpha", 1, 0.3, True)) == ["a-alpha"]
