@@ -3,7 +3,8 @@
 Usage: python benchmarks/scale_app.py [N ...]   (default: 10000 100000 1000000)
 
 Reads the cached homes of scale_stores.py (``$MEMEXPLORER_BENCH_CACHE``), never
-writing into them. For each size, ``measure(n, folder)`` returns medians of:
+writing into them. For each size, ``figures(n, folder)`` returns medians of (and
+``measure(n, folder)`` the same as bench_scale.py's rows, see scale_rows.py):
 
 - ``help_s``, ``stats_start_s``: the wall clock of ``memexplorer --help`` and of
   ``memexplorer stats`` on an empty folder (the start, nothing to read), each a
@@ -175,22 +176,57 @@ def app_times(home: Path, env: dict[str, str], runs: int = APP_RUNS) -> dict[str
     return {key: _median([s[key] for s in samples]) for key in samples[0]}
 
 
-def measure(n: int, folder: Path) -> dict[str, object]:
+def figures(n: int, folder: Path) -> dict[str, object]:
     """Every figure above for the cached home of ``n`` facts in ``folder``."""
     home = folder / "home" / ".amplihack"
     with tempfile.TemporaryDirectory(prefix="memexplorer-scale-app-") as scratch:
         env = _private_env(Path(scratch))
-        figures: dict[str, object] = {"facts": n, "load_before": round(os.getloadavg()[0], 2)}
-        figures.update(cli_times(home, env))
-        figures.update(app_times(home, env))
-    figures["load_after"] = round(os.getloadavg()[0], 2)
-    return figures
+        found: dict[str, object] = {"facts": n, "load_before": round(os.getloadavg()[0], 2)}
+        found.update(cli_times(home, env))
+        found.update(app_times(home, env))
+    found["load_after"] = round(os.getloadavg()[0], 2)
+    return found
+
+
+#: bench_scale.py's rows: (operation, figure, its CPU twin, seconds per unit, target).
+ROWS = (
+    ("memexplorer --help (start)", "help_s", "help_cpu_s", 1, "< 0.25 s"),
+    ("memexplorer stats (start: nothing to read)", "stats_start_s", "stats_start_cpu_s", 1,
+     "< 0.25 s"),
+    ("memexplorer stats", "stats_s", "stats_cpu_s", 1, "< 1 s"),
+    ("app: agents listed (from process start)", "agents_s", "agents_cpu_s", 1, "< 1.5 s"),
+    ("app: start to the first page of facts", "start_s", "start_cpu_s", 1, "< 2 s"),
+    ("app: last page", "last_page_ms", "last_page_cpu_ms", 1000, "< 300 ms"),
+    ("app: sort by concept", "sort_ms", "sort_cpu_ms", 1000, "< 300 ms"),
+    ("app: sort reversed", "sort_reverse_ms", "sort_reverse_cpu_ms", 1000, "< 300 ms"),
+    ("app: filter 'rollback canary' (every text column)", "filter_ms", "filter_cpu_ms", 1000,
+     "< 1 s"),
+)  # fmt: skip
+
+
+def measure(n: int, folder: Path) -> list:
+    """bench_scale.py's interface (scale_rows.py): one Row per operation at ``n``."""
+    from scale_rows import Row
+
+    found = figures(n, folder)
+    load = float(found["load_before"])  # type: ignore[arg-type]
+    rows = []
+    for operation, key, cpu_key, unit, target in ROWS:
+        app = key not in ("help_s", "stats_start_s", "stats_s")
+        rows.append(Row(
+            operation, n, "memexplorer", float(found[key]) / unit,  # type: ignore[arg-type]
+            peak_mb=float(found["peak_rss_mb"]) if app else None,  # type: ignore[arg-type]
+            target=target, load=load,
+            cpu_seconds=float(found[cpu_key]) / unit,  # type: ignore[arg-type]
+            note="headless app (Textual run_test, 120x36)" if app else "",
+        ))  # fmt: skip
+    return rows
 
 
 def main(argv: list[str]) -> None:
     sizes = [int(arg) for arg in argv] or list(SIZES)
     for n in sizes:
-        print(json.dumps(measure(n, scale_home(n))), flush=True)
+        print(json.dumps(figures(n, scale_home(n))), flush=True)
 
 
 if __name__ == "__main__":
