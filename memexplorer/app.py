@@ -148,6 +148,15 @@ class MemExplorerApp(App[None]):
         if isinstance(self.screen, NodeDetailScreen):
             self.pop_screen()
 
+    def action_find(self) -> None:
+        """Find a text anywhere under the folder the app opened (ctrl+f)."""
+        from memexplorer.screens.find_screen import FindScreen  # loads when first asked for
+
+        if isinstance(self.screen, FindScreen):
+            self.screen.action_focus_text()
+        else:
+            self.push_screen(FindScreen(self.root))
+
     # -- help and the command palette ------------------------------------------------------
     def action_help(self) -> None:
         from memexplorer.screens.help_screen import HelpScreen  # loads when first asked for

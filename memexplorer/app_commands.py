@@ -7,34 +7,12 @@ line on the help screen all come from the one :class:`AppCommand` here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from textual.binding import Binding
 
+from .app_command import AppCommand
+from .app_commands_history import HISTORY_COMMANDS
+
 __all__ = ["COMMANDS", "AppCommand", "bindings_for", "commands_for"]
-
-
-@dataclass(frozen=True)
-class AppCommand:
-    id: str
-    key: str
-    action: str
-    title: str
-    help: str
-    scope: str
-    footer: bool = True
-    palette: bool = True
-    #: Before the focused widget's own keys (an editor would take ctrl+up itself).
-    priority: bool = False
-    #: Place in the footer, lowest first, so the keys that matter most show even
-    #: when a narrow window cuts the footer short.
-    rank: int = 100
-
-    def binding(self) -> Binding:
-        return Binding(
-            self.key, self.action, self.title, show=self.footer, id=self.id, priority=self.priority
-        )
-
 
 COMMANDS: tuple[AppCommand, ...] = (
     # The whole app.
@@ -283,6 +261,7 @@ COMMANDS: tuple[AppCommand, ...] = (
                "confirm"),
     AppCommand("confirm_no", "escape", "screen.cancel", "Cancel",
                "Close without changing anything", "confirm"),
+    *HISTORY_COMMANDS,
 )  # fmt: skip
 
 

@@ -212,6 +212,18 @@ class MainScreen(OperatorActions, WritingToggle):
 
             self.app.push_screen(ChainScreen(target[0].path, target[1]))
 
+    def action_history(self) -> None:
+        """The snapshots and backups of the agent pointed at, each opening a diff."""
+        target = self._agent_target("No history here", "snapshots and diffs work on "
+                                    "hierarchical agent stores")  # fmt: skip
+        if target is not None and not target[1]:
+            self.notify(f"{target[0].path.name} holds no agent to compare", severity="warning")
+        elif target is not None:
+            from .history_screen import HistoryScreen
+
+            entry, agent = target
+            self.app.push_screen(HistoryScreen(entry.path, agent, self._home(entry.path)))
+
     def _store_target(self) -> StoreEntry | None:
         """The store pointed at, if it opened; else say why not."""
         target = self._cursor_target()

@@ -20,7 +20,7 @@ import pytest
 from memexplorer.engine.graph_open import open_graph_store
 from memexplorer.engine.hierarchical_memory import HierarchicalMemory
 from memexplorer.engine.hierarchical_schema import REL_TABLES, create_schema
-from memexplorer.engine.retrieval import Retriever
+from memexplorer.engine.retrieval import Retriever, query_entities, query_keywords
 
 AGENT = "agent"
 
@@ -61,7 +61,7 @@ def _write_store(graph) -> None:
     _fact(graph, "c-below", "similar below", 1.0)
     _fact(graph, "c-in", "pointing in", 0.5)
     _rel(graph, "SUPERSEDES", "c-hub", "c-old", reason="newer", temporal_delta=None)
-    _rel(graph, "TRANSITIONED_TO", "c-hub", "c-next", from_value="3", to_value="5", turn=2,
+    _rel(graph, "TRANSITIONED_TO", "c-hub", "c-next", from_value=None, to_value="5", turn=2,
          transition_type="update")  # fmt: skip
     _rel(graph, "SIMILAR_TO", "c-hub", "c-high", weight=0.5, metadata="")  # 0.5 * 1.0
     _rel(graph, "SIMILAR_TO", "c-hub", "c-low", weight=0.25, metadata="")  # below 0.3
@@ -85,6 +85,20 @@ def _write_store(graph) -> None:
     )
     _fact(graph, "f-labelled", "foxtrot labelled", 0.5, source="ep-1")
     _fact(graph, "f-unknown", "foxtrot unknown source", 0.25, source="ep-missing")
+    # "india": equal scores, the heavier edge first (its edge written second).
+    _fact(graph, "i-hub", "india hub", 0.5)
+    _fact(graph, "i-light", "light", 1.0)
+    _fact(graph, "i-heavy", "heavy", 0.5)
+    _rel(graph, "SIMILAR_TO", "i-hub", "i-light", weight=0.3125, metadata="")  # 0.3125
+    _rel(graph, "SIMILAR_TO", "i-hub", "i-heavy", weight=0.625, metadata="")  # 0.3125
+    # "kilo": an edge without a weight scores nothing and ties with a zero weight.
+    _fact(graph, "k-hub", "kilo hub", 0.5)
+    _fact(graph, "k-null", "no weight", 1.0)
+    _fact(graph, "k-zero", "zero weight", 1.0)
+    _fact(graph, "k-some", "some weight", 0.5)
+    _rel(graph, "SIMILAR_TO", "k-hub", "k-null", weight=None, metadata="")
+    _rel(graph, "SIMILAR_TO", "k-hub", "k-zero", weight=0.0, metadata="")
+    _rel(graph, "SIMILAR_TO", "k-hub", "k-some", weight=0.25, metadata="")  # 0.125
     # "Sarah": found by entity only.
     _fact(graph, "g-sarah", "works on payments", 0.5, entity="Sarah Chen")
 
@@ -149,7 +163,7 @@ def test_edges_among_the_result_in_their_order_with_their_properties(memory) -> 
         ("c-hub", "c-high", "SIMILAR_TO", 0.5, {}),
         ("c-hub", "c-old", "SUPERSEDES", 1.0, {"reason": "newer", "temporal_delta": ""}),
         ("c-hub", "c-next", "TRANSITIONED_TO", 1.0,
-         {"from_value": "3", "to_value": "5", "turn": 2, "transition_type": "update"}),
+         {"from_value": None, "to_value": "5", "turn": 2, "transition_type": "update"}),
     ]  # fmt: skip
 
 
@@ -201,3 +215,23 @@ def test_nothing_to_look_for_returns_nothing(memory) -> None:
     assert retriever.retrieve("alpha", 0, 0.3, True).nodes == []
     assert retriever.retrieve("a an", 5, 0.3, True).nodes == []
     assert _ids(retriever.retrieve("alpha", 1, 0.3, True)) == ["a-alpha"]
+
+
+def test_equal_scores_keep_the_heavier_edge_first(memory) -> None:
+    assert _ids(_ranked(memory, "india")) == ["i-hub", "i-heavy", "i-light"]
+
+
+def test_an_edge_without_a_weight_scores_nothing(memory) -> None:
+    # At threshold 0 every edge is followed; k-null and k-zero both score 0 and
+    # keep the order the edges were read in.
+    assert _ids(_ranked(memory, "kilo", threshold=0.0)) == ["k-hub", "k-some", "k-null", "k-zero"]
+    assert _ids(_ranked(memory, "kilo", threshold=0.1)) == ["k-hub", "k-some"]
+
+
+def test_the_words_and_names_a_query_is_read_for() -> None:
+    assert query_keywords("ux alpha, Bravo!") == ["alpha", "bravo"]
+    assert query_keywords("the of and") == ["the", "and"]  # stop words only: kept
+    assert query_entities("Al") == []
+    assert query_entities("the big alpha what") == ["alpha"]
+    assert query_entities("fatima's hobby") == ["fatima", "hobby"]
+    assert query_entities("Sarah Chen met Bob") == ["sarah chen", "bob"]
