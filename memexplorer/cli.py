@@ -121,6 +121,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
     try:
+        if getattr(args, "memory", None) is not None:
+            from memexplorer.engine.memory_budget import parse_memory, set_memory_budget
+
+            set_memory_budget(parse_memory(args.memory))
         code = int(args.handler(args))
         sys.stdout.flush()  # a closed pipe shows here, inside the handler below
         return code

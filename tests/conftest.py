@@ -133,6 +133,14 @@ def _no_user_home(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
 
 
 @pytest.fixture(autouse=True)
+def _private_index_cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """Keyword indexes (engine/keyword_index.py) go to the test's own cache folder."""
+    folder = tmp_path / "index-cache"
+    monkeypatch.setenv("MEMEXPLORER_INDEX_CACHE", str(folder))
+    return folder
+
+
+@pytest.fixture(autouse=True)
 def _private_engine_cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     """No test reads or installs into the operator's engine cache (memexplorer engines):
     each test starts with an empty one of its own."""

@@ -22,14 +22,14 @@ PAUSED_IMPORT = r"""
 import sys
 from memexplorer.engine import transfer_import
 
-real = transfer_import.HierarchicalMemory.import_from_json
+real = transfer_import.import_agent
 
-def paused(self, *args, **kwargs):
+def paused(*args, **kwargs):
     print("ready", flush=True)
     sys.stdin.readline()
-    return real(self, *args, **kwargs)
+    return real(*args, **kwargs)
 
-transfer_import.HierarchicalMemory.import_from_json = paused
+transfer_import.import_agent = paused
 from memexplorer.cli import main
 sys.exit(main(sys.argv[1:]))
 """

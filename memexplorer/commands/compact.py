@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from memexplorer.wording import counted
 
-from .common import EXIT_OK, print_json, progress
+from .common import EXIT_OK, add_memory_option, print_json, progress
 
 if TYPE_CHECKING:
     from memexplorer.engine.compaction import CompactionResult
@@ -64,4 +64,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="a Kuzu, LadybugDB or SQLite store file, or an agent folder holding one",
     )
     parser.add_argument("--json", action="store_true", help="print JSON for scripts")
+    add_memory_option(parser)
     parser.set_defaults(handler=run)

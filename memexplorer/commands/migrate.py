@@ -5,7 +5,15 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from .common import EXIT_FAILED, EXIT_OK, output_console, print_json, progress, warn
+from .common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    add_memory_option,
+    output_console,
+    print_json,
+    progress,
+    warn,
+)
 
 if TYPE_CHECKING:
     from memexplorer.engine.migrate import MigrationResult
@@ -88,4 +96,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "amplihack-rs SQLite store); sqlite writes amplihack-rs's <agent>.db schema",
     )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_memory_option(parser)
     parser.set_defaults(handler=run)

@@ -6,7 +6,7 @@ import argparse
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
-from .common import EXIT_OK, output_console, print_json, progress, warn
+from .common import EXIT_OK, add_memory_option, output_console, print_json, progress, warn
 
 if TYPE_CHECKING:
     from memexplorer.engine.transfer import ExportResult, ImportResult
@@ -110,6 +110,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
         "--home", help="the amplihack home when --storage-path is not given (~/.amplihack)"
     )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_memory_option(parser)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

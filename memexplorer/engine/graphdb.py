@@ -31,6 +31,7 @@ from .graph_store import (
     translate_open_error,
     translate_query_error,
 )
+from .memory_budget import buffer_pool_bytes
 from .stores import KUZU_STORAGE_VERSION
 
 __all__ = [
@@ -73,7 +74,7 @@ class KuzuStore(GraphStoreBase):
         self._prepared: dict[str, Any] = {}
         try:
             if buffer_pool_size is None:
-                buffer_pool_size = DEFAULT_BUFFER_POOL if read_only else 0
+                buffer_pool_size = buffer_pool_bytes(read_only)
             # max_db_size bounds the address space kuzu maps (8 TB by default),
             # which many stores open in one process can exhaust; 0 keeps the default.
             limits = {"max_db_size": max_db_size} if max_db_size > 0 else {}

@@ -440,7 +440,7 @@ class HierarchicalMemory:
     # -- transfer --------------------------------------------------------------------------
     def export_to_json(self) -> dict[str, Any]:
         """The agent's graph in the reference's format "1.0"."""
-        from .hierarchical_transfer import export_agent
+        from .hierarchical_export import export_agent
 
         return export_agent(self.graph, self.agent_name, "1.0")
 
@@ -453,7 +453,7 @@ class HierarchicalMemory:
 
         ``control`` (memexplorer's addition) hears of each table read and can cancel.
         """
-        from .hierarchical_transfer import export_agent
+        from .hierarchical_export import export_agent
 
         if format_version == GRAPH_SHAPE:
             return to_graph_shape(export_agent(self.graph, self.agent_name, "1.1", control))

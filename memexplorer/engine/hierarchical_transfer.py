@@ -1,4 +1,4 @@
-"""JSON export and import of one agent's hierarchical graph.
+"""JSON import of one agent's hierarchical graph (export: :mod:`.hierarchical_export`).
 
 Format "1.0" is what the reference library's ``export_to_json`` writes; "1.1"
 (seed 002) adds ``transitioned_to_edges`` and more statistics. Import reads
@@ -10,8 +10,6 @@ is in :mod:`.export_schema`, the checks in :mod:`.export_validation`.
 from __future__ import annotations
 
 import json
-import time
-from datetime import UTC, datetime
 from typing import Any
 
 from .exceptions import ImportDataError
@@ -25,7 +23,7 @@ from .export_validation import (
     validate_export,
 )
 from .graphdb import GraphStore, identifier
-from .hierarchical_schema import loads_json
+from .hierarchical_export import export_agent
 from .progress import TaskControl, checkpoint
 
 __all__ = [
@@ -40,111 +38,6 @@ __all__ = [
 _BATCH = 2000
 #: Edges go in large batches: each batch joins against a scan of the node table.
 _EDGE_BATCH = 100_000
-
-
-# -- export -------------------------------------------------------------------------------
-def _statistics(data: dict[str, Any], version: str) -> dict[str, int]:
-    stats = {
-        "semantic_node_count": len(data["semantic_nodes"]),
-        "episodic_node_count": len(data["episodic_nodes"]),
-    }
-    for spec in EDGE_SPECS:
-        if version in spec.versions:
-            stats[f"{spec.key.removesuffix('_edges')}_edge_count"] = len(data[spec.key])
-    return stats
-
-
-def _semantic_nodes(graph: GraphStore, params: dict[str, Any]) -> list[dict[str, Any]]:
-    rows = graph.rows(
-        """MATCH (m:SemanticMemory) WHERE m.agent_id = $agent
-           RETURN m.memory_id, m.concept, m.content, m.confidence, m.source_id,
-                  m.tags, m.metadata, m.created_at, m.entity_name
-           ORDER BY m.created_at, m.memory_id""",
-        params,
-    )
-    return [
-        {
-            "memory_id": r[0], "concept": r[1] or "", "content": r[2] or "",
-            "confidence": r[3], "source_id": r[4] or "", "tags": loads_json(r[5], []),
-            "metadata": loads_json(r[6], {}), "created_at": r[7] or "",
-            "entity_name": r[8] or "",
-        }
-        for r in rows
-    ]  # fmt: skip
-
-
-def _episodic_nodes(graph: GraphStore, params: dict[str, Any]) -> list[dict[str, Any]]:
-    rows = graph.rows(
-        """MATCH (e:EpisodicMemory) WHERE e.agent_id = $agent
-           RETURN e.memory_id, e.content, e.source_label, e.tags, e.metadata, e.created_at
-           ORDER BY e.created_at, e.memory_id""",
-        params,
-    )
-    return [
-        {
-            "memory_id": r[0], "content": r[1] or "", "source_label": r[2] or "",
-            "tags": loads_json(r[3], []), "metadata": loads_json(r[4], {}),
-            "created_at": r[5] or "",
-        }
-        for r in rows
-    ]  # fmt: skip
-
-
-def export_agent(
-    graph: GraphStore, agent_id: str, version: str = "1.1", control: TaskControl | None = None
-) -> dict[str, Any]:
-    """Every node and edge of ``agent_id`` (edges counted for the agent of their source).
-
-    ``control`` hears of each table as it is read, and may stop the export between them.
-    """
-    if version not in FORMAT_VERSIONS:
-        raise ImportDataError(f"Unknown export format {version!r}; use 1.0 or 1.1")
-    specs = [spec for spec in EDGE_SPECS if version in spec.versions]
-    tables = ["SemanticMemory", "EpisodicMemory", *(spec.rel for spec in specs)]
-    read = iter(range(len(tables)))
-
-    def reading(table: str) -> None:
-        checkpoint(control, f"reading {table}", next(read), len(tables), "tables")
-
-    params = {"agent": agent_id}
-    reading("SemanticMemory")
-    exported_at = (
-        datetime.now(UTC).replace(tzinfo=None).isoformat() if version == "1.0"
-        else str(int(time.time()))
-    )  # fmt: skip
-    semantic = _semantic_nodes(graph, params)
-    reading("EpisodicMemory")
-    episodic = _episodic_nodes(graph, params)
-    data: dict[str, Any] = {
-        "agent_name": agent_id,
-        "exported_at": exported_at,
-        "format_version": version,
-        "semantic_nodes": semantic,
-        "episodic_nodes": episodic,
-    }
-    present = set(graph.rel_tables())
-    for spec in specs:
-        reading(spec.rel)
-        data[spec.key] = []
-        if spec.rel not in present:
-            continue
-        props = ", ".join(f"r.{name}" for name, _, _ in spec.fields)
-        rows = graph.rows(
-            f"""MATCH (a:SemanticMemory)-[r:{spec.rel}]->(b:{spec.target_table})
-                WHERE a.agent_id = $agent
-                RETURN a.memory_id, b.memory_id, {props}
-                ORDER BY a.memory_id, b.memory_id""",
-            params,
-        )
-        for row in rows:
-            edge = {"source_id": row[0], "target_id": row[1]}
-            for (name, kind, default), value in zip(spec.fields, row[2:], strict=True):
-                edge[name] = loads_json(value, {}) if kind is dict else (
-                    default if value is None else value
-                )  # fmt: skip
-            data[spec.key].append(edge)
-    data["statistics"] = _statistics(data, version)
-    return data
 
 
 # -- import -------------------------------------------------------------------------------
@@ -217,15 +110,22 @@ def import_agent(
     *,
     merge: bool = False,
     control: TaskControl | None = None,
+    checked: dict[str, list[dict[str, Any]]] | None = None,
 ) -> dict[str, Any]:
     """Write an export into ``agent_id``; see the module docstring for the guarantees.
 
     ``control`` hears of each batch written; a cancel rolls the transaction back.
+    ``checked`` is what :func:`validate_export` returned for ``data`` (a replace
+    import checks the file before it takes the store's gate): it is not parsed
+    or checked again, only against the store's other agents.
     """
     checkpoint(control, "checking the file")
     problems = Problems()
-    doc = parse_export(data, problems)
-    problems.raise_if_any()
+    if checked is None or merge:
+        doc = parse_export(data, problems)
+        problems.raise_if_any()
+    else:
+        doc = checked
     in_file = file_ids(doc)
     wanted = {table: set(ids) for table, ids in in_file.items()}
     for spec in EDGE_SPECS:
@@ -249,8 +149,9 @@ def import_agent(
         table: ({i for i, owner in found.items() if owner == agent_id} if merge else set())
         for table, found in owners.items()
     }
-    check_endpoints(doc, {t: in_file[t] | existing[t] for t in in_file}, problems)
-    problems.raise_if_any()
+    if checked is None or merge:
+        check_endpoints(doc, {t: in_file[t] | existing[t] for t in in_file}, problems)
+        problems.raise_if_any()
     result: dict[str, Any] = {
         "semantic_nodes_imported": 0,
         "episodic_nodes_imported": 0,

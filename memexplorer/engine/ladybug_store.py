@@ -27,7 +27,6 @@ from .exceptions import (
     UnsupportedEngineError,
 )
 from .graph_store import (
-    DEFAULT_BUFFER_POOL,
     GraphStoreBase,
     QueryError,
     arrow_schema,
@@ -36,6 +35,7 @@ from .graph_store import (
     translate_query_error,
 )
 from .ladybug_worker import ARROW, ERROR, VALUE
+from .memory_budget import buffer_pool_bytes
 from .storage_versions import LADYBUG_INSTALL, LADYBUG_PINNED, ladybug_release
 from .worker_process import (
     PINNED_LADYBUG,
@@ -147,7 +147,7 @@ class LadybugStore(GraphStoreBase):
             raise
         self.storage_version = storage_version if read_only and storage_version else installed
         if buffer_pool_size is None:
-            buffer_pool_size = DEFAULT_BUFFER_POOL if read_only else 0
+            buffer_pool_size = buffer_pool_bytes(read_only)
         self._worker = worker
         try:
             kind, payload = worker.call(

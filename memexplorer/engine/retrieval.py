@@ -74,6 +74,12 @@ _EDGE_PROPERTIES: dict[str, tuple[str, ...]] = {
 _CHAIN_RELS = (("SUPERSEDES", "supersedes_context"), ("TRANSITIONED_TO", "transition_context"))
 
 
+def _temporal_index(metadata: Any) -> int | float:
+    """A fact's ``temporal_index`` when it is a number, else 0 (absent, text, damaged)."""
+    index = metadata.get("temporal_index") if isinstance(metadata, dict) else None
+    return index if isinstance(index, int | float) else 0
+
+
 @dataclass
 class _Candidate:
     node: KnowledgeNode
@@ -90,6 +96,7 @@ class Retriever:
         self.graph = graph
         self.agent_id = agent_id
         self.rel_tables = rel_tables
+        self.indexed: Any = None  # the direct matches from the keyword index, if set
 
     # -- step 1-3: direct matches -------------------------------------------------
     def _direct(
@@ -109,20 +116,19 @@ class Retriever:
             params[f"e{number}"] = entity
             tests.append(f"entity CONTAINS $e{number}")
         hits = " + ".join(content_hits) or "0"
-        rows = self.graph.rows(
-            f"""
-            MATCH (m:SemanticMemory)
-            WHERE m.agent_id = $agent
+        body = f"""
             WITH m, lower(m.content) AS body, lower(m.concept) AS topic,
                  lower(m.entity_name) AS entity
             WHERE {" OR ".join(tests)}
             RETURN offset(id(m)), {fact_columns("m")},
-                   m.confidence * (0.5 + 0.5 * ({hits}) / {float(max(len(keywords), 1))}) AS rank
-            ORDER BY rank DESC, m.created_at DESC
-            LIMIT $limit
-            """,
-            params,
-        )
+                   m.confidence * (0.5 + 0.5 * ({hits}) / {float(max(len(keywords), 1))}) AS rank"""
+        rows = self.indexed(keywords, entities, body, params) if self.indexed else None
+        if rows is None:
+            rows = self.graph.rows(
+                f"""MATCH (m:SemanticMemory) WHERE m.agent_id = $agent {body}
+                    ORDER BY rank DESC, m.created_at DESC, offset(id(m)) LIMIT $limit""",
+                params,
+            )
         found: dict[str, _Candidate] = {}
         for offset, *row in rows:
             node = fact_from_row(row)
@@ -243,8 +249,7 @@ class Retriever:
             if rel != "SUPERSEDES":
                 continue
             reason = dict(zip(names, values, strict=True))["reason"]
-            index = loads_json(newer_meta, {}).get("temporal_index", 0)
-            index = index if isinstance(index, int | float) else 0
+            index = _temporal_index(loads_json(newer_meta, {}))
             if old_id not in newest or index > newest[old_id][0]:
                 newest[old_id] = (index, newer_id, reason or "")
         for node in nodes:
@@ -269,7 +274,7 @@ class Retriever:
         for component in nx.connected_components(chain):
             members = sorted(
                 (by_id[i] for i in component if i in by_id),
-                key=lambda n: (n.metadata.get("temporal_index") or 0, n.created_at),
+                key=lambda n: (_temporal_index(n.metadata), n.created_at),
             )
             for position, node in enumerate(members, 1):
                 state = "superseded" if node.metadata.get("superseded") else "current"

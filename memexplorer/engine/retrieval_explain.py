@@ -13,10 +13,12 @@ from typing import Any
 
 from .graph_store import GraphStore
 from .hierarchical_schema import fact_columns, fact_from_row
+from .keyword_index import KeywordIndex
 from .knowledge import KnowledgeNode, KnowledgeSubgraph
-from .retrieval import Retriever, query_entities
+from .retrieval import query_entities
+from .retrieval_by_key import library_retriever, ranked_retriever
 from .retrieval_explain_steps import library_steps, rs_steps
-from .retrieval_library import LibraryRetriever
+from .retrieval_indexed import keyword_index_for
 from .retrieval_profiles import check_profile
 from .retrieval_rs import RsRetriever
 
@@ -109,17 +111,19 @@ def explain_retrieval(
 ) -> Explanation:
     """Run ``profile`` and ``ranked``; list what ranked has that the profile left out."""
     profile = check_profile(profile)
+    index = keyword_index_for(graph, agent_id) if query.strip() else None
     runner: Any
     if profile == "library":
-        runner = LibraryRetriever(graph, agent_id)
+        runner = library_retriever(graph, agent_id, index)
         subgraph = runner.retrieve(query, max_depth, max_nodes)
     elif profile == "amplihack-rs":
         runner = RsRetriever(graph, agent_id, rel_tables)
+        runner.index = index
         subgraph = runner.retrieve(query, max_depth, max_nodes, similarity_threshold)
     else:
         runner = None
         subgraph = _ranked(
-            graph, agent_id, rel_tables, query, max_depth, max_nodes, similarity_threshold
+            graph, agent_id, rel_tables, query, max_depth, max_nodes, similarity_threshold, index
         )
     context = {
         "query": query,
@@ -148,7 +152,7 @@ def explain_retrieval(
     explanation = Explanation(profile, subgraph, _walk=walk)
     if profile != "ranked":
         reference = _ranked(
-            graph, agent_id, rel_tables, query, max_depth, max_nodes, similarity_threshold
+            graph, agent_id, rel_tables, query, max_depth, max_nodes, similarity_threshold, index
         )
         kept = set(context["kept"])
         for node in reference.nodes:
@@ -166,8 +170,9 @@ def _ranked(
     max_depth: int,
     max_nodes: int,
     threshold: float,
+    index: KeywordIndex | None,
 ) -> KnowledgeSubgraph:
     if not query.strip() or max_nodes <= 0:
         return KnowledgeSubgraph(query=query)
-    retriever = Retriever(graph, agent_id, rel_tables)
+    retriever = ranked_retriever(graph, agent_id, rel_tables, index)
     return retriever.retrieve(query, max_nodes, threshold, max_depth > 0)

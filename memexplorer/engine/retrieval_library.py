@@ -37,6 +37,7 @@ from .library_queries import (
 from .library_text import DecodeFailed, decode, library_entity_candidates
 from .library_two_hop import two_hop_rows
 from .library_windows import Pattern, prefetch_windows
+from .retrieval_indexed import KeywordIndex, windows_from
 from .scan_threads import one_scan_thread
 
 __all__ = ["LibraryRetriever", "LibraryTrace", "library_entity_candidates"]
@@ -73,6 +74,7 @@ class LibraryRetriever:
         self.trace = LibraryTrace()
         self._last_window: list[str] = []
         self._windows: dict[Pattern, list[list[Any]]] = {}
+        self.index: KeywordIndex | None = None  # where the windows come from, if set
 
     def _rows(self, cypher: str, params: dict[str, Any]) -> list[list[Any]] | None:
         """Rows of one of the library's queries; None where the library's try/except
@@ -248,7 +250,7 @@ class LibraryRetriever:
         entities: list[Pattern] = [("entity", c) for c in self.trace.entity_candidates]
         patterns = entities + [("keyword", k) for k in keywords]
         window = self.trace.window
-        windows = prefetch_windows(self.graph, self.agent_id, patterns, window)
+        windows = windows_from(self.index, self.graph, self.agent_id, patterns, window)
         if windows is None:
             windows = prefetch_windows(self.graph, self.agent_id, entities, window)
         self._windows = windows or {}

@@ -44,17 +44,20 @@ def retrieve_with_profile(
 ) -> KnowledgeSubgraph:
     """Run one profile's retrieval; a blank query returns an empty subgraph in all of them."""
     # Imported here: the CLI's parser lists PROFILES without loading the retrievers.
-    from .retrieval import Retriever
-    from .retrieval_library import LibraryRetriever
+    from .retrieval_by_key import library_retriever, ranked_retriever
+    from .retrieval_indexed import keyword_index_for
     from .retrieval_rs import RsRetriever
 
     profile = check_profile(profile)
+    # A blank query never reads a keyword: no index is built for it.
+    index = keyword_index_for(graph, agent_id) if query.strip() else None
     if profile == "library":
-        return LibraryRetriever(graph, agent_id).retrieve(query, max_depth, max_nodes)
+        return library_retriever(graph, agent_id, index).retrieve(query, max_depth, max_nodes)
     if profile == "amplihack-rs":
         retriever = RsRetriever(graph, agent_id, rel_tables)
+        retriever.index = index
         return retriever.retrieve(query, max_depth, max_nodes, similarity_threshold)
     if not query.strip() or max_nodes <= 0:
         return KnowledgeSubgraph(query=query)
-    ranked = Retriever(graph, agent_id, rel_tables)
+    ranked = ranked_retriever(graph, agent_id, rel_tables, index)
     return ranked.retrieve(query, max_nodes, similarity_threshold, max_depth > 0)

@@ -20,8 +20,10 @@ from typing import Any
 
 from .graph_store import GraphStore
 from .hierarchical_schema import fact_columns, fact_from_row
+from .keyword_index import KeywordIndex
 from .knowledge import KnowledgeEdge, KnowledgeNode
 from .library_context import LibrarySubgraph
+from .retrieval_indexed import rs_top_rows
 
 __all__ = ["RsRetriever", "RsTrace", "rs_keywords"]
 
@@ -83,6 +85,8 @@ class RsRetriever:
         self.agent_id = agent_id
         self.has_similar = "SIMILAR_TO" in rel_tables
         self.trace = RsTrace()
+        #: The keyword index answering keyword_search, where the store has one.
+        self.index: KeywordIndex | None = None
 
     def keyword_search(self, keyword: str, limit: int) -> list[KnowledgeNode]:
         """The ``limit`` most confident facts whose content or concept holds it.
@@ -94,9 +98,12 @@ class RsRetriever:
         lower = keyword.strip().lower()
         if not lower or limit <= 0:
             return []
-        rows = self.graph.rows(
-            _KEYWORD, {"agent": self.agent_id, "keyword": lower, "limit": limit}, reuse=True
-        )
+        rows = None
+        if self.index is not None:
+            rows = rs_top_rows(self.graph, self.index, self.agent_id, lower, limit)
+        if rows is None:
+            params = {"agent": self.agent_id, "keyword": lower, "limit": limit}
+            rows = self.graph.rows(_KEYWORD, params, reuse=True)
         return [fact_from_row(row) for row in rows]
 
     def similar_to_expand(self, node_id: str, min_similarity: float) -> list[tuple[Any, float]]:

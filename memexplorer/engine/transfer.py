@@ -19,7 +19,7 @@ from .collector import collector_paused, release_gradually
 from .exceptions import ImportDataError, InvalidInputError, NotAStoreError, StoreNotFoundError
 from .graph_shape import GRAPH_SHAPE, from_graph_shape, is_graph_shape
 from .hierarchical_memory import GraphEngine
-from .hierarchical_transfer import precheck_import
+from .hierarchical_transfer import precheck_import, validate_export
 from .import_file import MAX_IMPORT_BYTES, check_replace_file, read_export
 from .names import validate_agent_name
 from .private_dirs import make_private_dirs
@@ -145,14 +145,18 @@ def import_agent_store(
                 hint="Leave out --format graph to import a transfer-format export.",
             )
         try:
-            precheck_import(data, merge=merge)  # bad files never create or open a store
+            # Bad files never create or open a store; a replace import's checked
+            # document is written as it is (import_agent does not check it again).
+            checked = None if merge else validate_export(data)
+            if merge:
+                precheck_import(data, merge=merge)
             if not merge:
                 check_replace_file(data, allow_empty=allow_empty)
             make_private_dirs(store.parent)
             with write_gate(store, action="import") as ticket:
                 result, backup = import_json_staged(
                     agent, store, data, merge=merge, control=control, engine=new_engine,
-                    ticket=ticket, backup_home=backup_home,
+                    ticket=ticket, backup_home=backup_home, checked=checked,
                 )  # fmt: skip
         finally:
             release_gradually(data)

@@ -202,9 +202,11 @@ def counts_of(data: dict[str, Any]) -> dict[str, int]:
 
 
 def agent_counts(agent: str, store: Path) -> dict[str, int]:
-    """The agent's rows per table in ``store`` (opened read-only)."""
+    """The agent's rows per table in ``store`` (opened read-only), counted in the store."""
+    from .export_pages import agent_table_counts
+
     with HierarchicalMemory(agent, store, mode="read") as memory:
-        return counts_of({"statistics": memory.export_graph("1.1")["statistics"]})
+        return agent_table_counts(memory.graph, memory.agent_name)
 
 
 def probe_unlocked(store: Path) -> None:

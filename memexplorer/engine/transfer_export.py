@@ -7,12 +7,15 @@ file is 0o600 in 0o700 folders, and appears whole or not at all.
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 from .collector import collector_paused, release_gradually
 from .exceptions import InvalidInputError, StoreNotFoundError
 from .export_json import write_export_json
+from .export_pages import has_memories
 from .graph_shape import GRAPH_SHAPE, to_graph_shape
+from .hierarchical_export import spill_agent_export
 from .hierarchical_memory import HierarchicalMemory
 from .names import validate_agent_name
 from .private_dirs import make_private_dirs
@@ -37,20 +40,30 @@ __all__ = ["export_agent_store"]
 def _export_json(
     agent: str, store: Path, target: Path, control: TaskControl | None, shape: str
 ) -> dict[str, int]:
-    with HierarchicalMemory(agent, store, mode="read") as memory:
-        data = memory.export_graph("1.1", control=control)
-    counts = counts_of(data)
-    if shape == GRAPH_SHAPE:
-        data = to_graph_shape(data)
-    if not counts["SemanticMemory"] and not counts["EpisodicMemory"]:
-        raise InvalidInputError(
-            f"Agent {agent!r} has no memories in {store}; nothing was written",
-            hint="Check the agent name (memexplorer stats lists the agents of a store).",
-        )
-    try:
-        write_atomically(target, lambda handle: write_export_json(handle, data, control), control)
-    finally:
-        release_gradually(data)
+    """Format 1.1 read a page at a time into private run files, then written from
+    them (:func:`spill_agent_export`); the graph shape, which regroups every
+    record, built whole in memory. The store is closed before the file is written."""
+    with tempfile.TemporaryDirectory(prefix="memexplorer-export-") as runs:
+        with HierarchicalMemory(agent, store, mode="read") as memory:
+            if not has_memories(memory.graph, memory.agent_name):
+                raise InvalidInputError(
+                    f"Agent {agent!r} has no memories in {store}; nothing was written",
+                    hint="Check the agent name (memexplorer stats lists the agents of a store).",
+                )
+            if shape == GRAPH_SHAPE:
+                data = memory.export_graph("1.1", control=control)
+            else:
+                data = spill_agent_export(memory.graph, memory.agent_name, Path(runs),
+                                          "1.1", control)  # fmt: skip
+        counts = counts_of(data)
+        if shape == GRAPH_SHAPE:
+            data = to_graph_shape(data)
+        try:
+            write_atomically(
+                target, lambda handle: write_export_json(handle, data, control), control
+            )
+        finally:
+            release_gradually(data)
     return counts
 
 

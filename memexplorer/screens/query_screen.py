@@ -26,6 +26,7 @@ from textual.worker import Worker
 from memexplorer.app_commands import bindings_for
 from memexplorer.engine.knowledge import KnowledgeNode, KnowledgeSubgraph
 from memexplorer.engine.retrieval_explain import Explanation, Step, explain_retrieval
+from memexplorer.engine.retrieval_indexed import index_pending
 from memexplorer.engine.retrieval_profiles import DEFAULT_PROFILE
 from memexplorer.engine.retrieval_rs_sqlite import rs_sqlite_retrieve
 from memexplorer.engine.rs_sqlite_transfer import is_rs_store
@@ -170,6 +171,9 @@ class QueryScreen(QueryKnobs, Screen[None]):
             self._retrieve_sqlite(request)
             return
         memory = self.app.memories.get(self.store, self.agent)  # type: ignore[attr-defined]
+        if index_pending(memory.graph, memory.agent_name):  # a large store's first query
+            note = f"building the keyword index (once per store state), then {request.text!r}…"
+            self.app.call_from_thread(setattr, self.results, "border_title", note)
         explanation = explain_retrieval(
             memory.graph,
             memory.agent_name,

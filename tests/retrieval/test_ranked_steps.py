@@ -63,14 +63,15 @@ def _write_store(graph) -> None:
     _rel(graph, "SUPERSEDES", "c-hub", "c-old", reason="newer", temporal_delta=None)
     _rel(graph, "TRANSITIONED_TO", "c-hub", "c-next", from_value=None, to_value="5", turn=2,
          transition_type="update")  # fmt: skip
-    _rel(graph, "SIMILAR_TO", "c-hub", "c-high", weight=0.5, metadata="")  # 0.5 * 1.0
+    _rel(graph, "SIMILAR_TO", "c-hub", "c-high", weight=0.875, metadata="")  # above c-next
     _rel(graph, "SIMILAR_TO", "c-hub", "c-low", weight=0.25, metadata="")  # below 0.3
     _rel(graph, "SIMILAR_TO", "c-hub", "c-below", weight=0.125, metadata="")
     _rel(graph, "SIMILAR_TO", "c-in", "c-hub", weight=0.75, metadata='{"note": "in"}')  # 0.375
     # "delta": two replacements; the one with the higher temporal_index wins.
-    _fact(graph, "d-old", "delta old", 0.75)
-    _fact(graph, "d-mid", "middle", 0.5, metadata=json.dumps({"temporal_index": 1}))
+    # The newest is read first, and the oldest was written last (its index comes first).
+    _fact(graph, "d-old", "delta old", 0.75, created="2026-01-05")
     _fact(graph, "d-new", "newest", 0.25, metadata=json.dumps({"temporal_index": 2}))
+    _fact(graph, "d-mid", "middle", 0.5, metadata=json.dumps({"temporal_index": 1}))
     _rel(graph, "SUPERSEDES", "d-new", "d-old", reason="second", temporal_delta="1 -> 2")
     _rel(graph, "SUPERSEDES", "d-mid", "d-old", reason="first", temporal_delta="0 -> 1")
     _fact(graph, "e-halved", "echo already halved", 0.25,
@@ -85,10 +86,10 @@ def _write_store(graph) -> None:
     )
     _fact(graph, "f-labelled", "foxtrot labelled", 0.5, source="ep-1")
     _fact(graph, "f-unknown", "foxtrot unknown source", 0.25, source="ep-missing")
-    # "india": equal scores, the heavier edge first (its edge written second).
+    # "india": equal scores, the heavier edge first (its fact written first, its edge second).
     _fact(graph, "i-hub", "india hub", 0.5)
-    _fact(graph, "i-light", "light", 1.0)
     _fact(graph, "i-heavy", "heavy", 0.5)
+    _fact(graph, "i-light", "light", 1.0)
     _rel(graph, "SIMILAR_TO", "i-hub", "i-light", weight=0.3125, metadata="")  # 0.3125
     _rel(graph, "SIMILAR_TO", "i-hub", "i-heavy", weight=0.625, metadata="")  # 0.3125
     # "kilo": an edge without a weight scores nothing and ties with a zero weight.
@@ -99,6 +100,37 @@ def _write_store(graph) -> None:
     _rel(graph, "SIMILAR_TO", "k-hub", "k-null", weight=None, metadata="")
     _rel(graph, "SIMILAR_TO", "k-hub", "k-zero", weight=0.0, metadata="")
     _rel(graph, "SIMILAR_TO", "k-hub", "k-some", weight=0.25, metadata="")  # 0.125
+    _fact(graph, "k-negative", "negative weight", 1.0)
+    _rel(graph, "SIMILAR_TO", "k-hub", "k-negative", weight=-0.5, metadata="")  # never
+    # "lima": a zero weight read before a missing one; they tie at 0.
+    _fact(graph, "l-hub", "lima hub", 0.5)
+    _fact(graph, "l-zero", "zero weight", 1.0)
+    _fact(graph, "l-null", "no weight", 1.0)
+    _rel(graph, "SIMILAR_TO", "l-hub", "l-zero", weight=0.0, metadata="")
+    _rel(graph, "SIMILAR_TO", "l-hub", "l-null", weight=None, metadata="")
+    # "mike": a neighbour that is itself a direct match, read before another.
+    _fact(graph, "m-hub", "mike hub", 0.5)
+    _fact(graph, "m-also", "mike also", 0.25)
+    _fact(graph, "m-next", "neighbour", 1.0)
+    _rel(graph, "SIMILAR_TO", "m-hub", "m-also", weight=0.875, metadata="")
+    _rel(graph, "SIMILAR_TO", "m-hub", "m-next", weight=0.5, metadata="")
+    # "november": an edge into the result from a fact outside it, read first.
+    _fact(graph, "n-out", "outside", 1.0)
+    _fact(graph, "n-hub", "november hub", 0.5)
+    _fact(graph, "n-chain", "november chain", 0.25)
+    _rel(graph, "SIMILAR_TO", "n-out", "n-hub", weight=0.5, metadata="")
+    _rel(graph, "SIMILAR_TO", "n-hub", "n-chain", weight=0.5, metadata="")
+    # "oscar": a replacement without an index read before one whose index is text
+    # (neither is a number: both count 0, the first read stays); a floor of 0.1.
+    _fact(graph, "o-old", "oscar old", 0.125, created="2026-01-03")
+    _fact(graph, "o-plain", "plain", 0.5, created="2026-01-01")
+    _fact(graph, "o-text", "text index", 0.5, metadata=json.dumps({"temporal_index": "9"}),
+          created="2026-01-02")  # fmt: skip
+    _rel(graph, "SUPERSEDES", "o-plain", "o-old", reason="plain", temporal_delta="")
+    _rel(graph, "SUPERSEDES", "o-text", "o-old", reason="text", temporal_delta="")
+    # Two people named Bob: the newer one is the less confident.
+    _fact(graph, "g-bob-1", "likes tea", 0.75, entity="Bob Stone", created="2026-01-01")
+    _fact(graph, "g-bob-2", "likes coffee", 0.5, entity="Bob Lee", created="2026-01-02")
     # "Sarah": found by entity only.
     _fact(graph, "g-sarah", "works on payments", 0.5, entity="Sarah Chen")
 
@@ -144,10 +176,16 @@ def test_chain_neighbours_then_similar_ones_at_or_above_the_threshold(memory) ->
     because = {n.node_id: n.metadata["retrieved_because"] for n in found.nodes}
     assert because["c-old"] == [{"kind": "supersedes_context", "of": "c-hub"}]
     assert because["c-next"] == [{"kind": "transition_context", "of": "c-hub"}]
-    assert because["c-high"] == [{"kind": "similar_to", "from": "c-hub", "weight": 0.5}]
+    assert because["c-high"] == [{"kind": "similar_to", "from": "c-hub", "weight": 0.875}]
     assert because["c-in"] == [{"kind": "similar_to", "from": "c-hub", "weight": 0.75}]
     assert _ids(_ranked(memory, "charlie", threshold=0.2)) == [
         "c-hub", "c-old", "c-next", "c-high", "c-in", "c-low",
+    ]  # fmt: skip
+
+
+def test_an_edge_exactly_at_the_threshold_is_followed(memory) -> None:
+    assert _ids(_ranked(memory, "charlie", threshold=0.75)) == [
+        "c-hub", "c-old", "c-next", "c-high", "c-in",
     ]  # fmt: skip
 
 
@@ -159,8 +197,8 @@ def test_no_similar_hop_at_depth_zero_and_no_neighbours_when_direct_fills(memory
 def test_edges_among_the_result_in_their_order_with_their_properties(memory) -> None:
     edges = _ranked(memory, "charlie").edges
     assert [(e.source_id, e.target_id, e.relationship, e.weight, e.metadata) for e in edges] == [
+        ("c-hub", "c-high", "SIMILAR_TO", 0.875, {}),
         ("c-in", "c-hub", "SIMILAR_TO", 0.75, {"note": "in"}),
-        ("c-hub", "c-high", "SIMILAR_TO", 0.5, {}),
         ("c-hub", "c-old", "SUPERSEDES", 1.0, {"reason": "newer", "temporal_delta": ""}),
         ("c-hub", "c-next", "TRANSITIONED_TO", 1.0,
          {"from_value": None, "to_value": "5", "turn": 2, "transition_type": "update"}),
@@ -191,6 +229,12 @@ def test_the_newest_replacement_by_temporal_index_names_the_reason(memory) -> No
     old = nodes["d-old"]
     assert (old.metadata["superseded_by"], old.metadata["supersede_reason"]) == ("d-new", "second")
     assert old.confidence == 0.375
+    positions = {i: n.metadata["chain_position"] for i, n in nodes.items()}
+    assert positions == {
+        "d-old": "chain 1/3, superseded",
+        "d-mid": "chain 2/3, current",
+        "d-new": "chain 3/3, current",
+    }
     halved = _by_id(_ranked(memory, "echo"))["e-halved"]
     assert (halved.confidence, halved.metadata["superseded_by"]) == (0.25, "e-newer")
     assert halved.metadata["supersede_reason"] == ""
@@ -213,6 +257,7 @@ def test_an_entity_match_alone(memory) -> None:
 def test_nothing_to_look_for_returns_nothing(memory) -> None:
     retriever = Retriever(memory.graph, AGENT, set(REL_TABLES))
     assert retriever.retrieve("alpha", 0, 0.3, True).nodes == []
+    assert retriever.retrieve("alpha", -1, 0.3, True).nodes == []
     assert retriever.retrieve("a an", 5, 0.3, True).nodes == []
     assert _ids(retriever.retrieve("alpha", 1, 0.3, True)) == ["a-alpha"]
 
@@ -222,9 +267,14 @@ def test_equal_scores_keep_the_heavier_edge_first(memory) -> None:
 
 
 def test_an_edge_without_a_weight_scores_nothing(memory) -> None:
-    # At threshold 0 every edge is followed; k-null and k-zero both score 0 and
-    # keep the order the edges were read in.
-    assert _ids(_ranked(memory, "kilo", threshold=0.0)) == ["k-hub", "k-some", "k-null", "k-zero"]
+    # At threshold 0 every edge is followed; a missing weight and a zero weight
+    # both score 0 and keep the order the edges were read in.
+    kilo = _ranked(memory, "kilo", threshold=0.0)
+    assert _ids(kilo) == ["k-hub", "k-some", "k-null", "k-zero"]
+    assert sorted((e.target_id, e.weight) for e in kilo.edges) == [
+        ("k-null", 0.0), ("k-some", 0.25), ("k-zero", 0.0),
+    ]  # fmt: skip
+    assert _ids(_ranked(memory, "lima", threshold=0.0)) == ["l-hub", "l-zero", "l-null"]
     assert _ids(_ranked(memory, "kilo", threshold=0.1)) == ["k-hub", "k-some"]
 
 
@@ -235,3 +285,51 @@ def test_the_words_and_names_a_query_is_read_for() -> None:
     assert query_entities("the big alpha what") == ["alpha"]
     assert query_entities("fatima's hobby") == ["fatima", "hobby"]
     assert query_entities("Sarah Chen met Bob") == ["sarah chen", "bob"]
+
+
+def test_a_neighbour_that_is_a_direct_match_is_passed_over(memory) -> None:
+    assert _ids(_ranked(memory, "mike")) == ["m-hub", "m-also", "m-next"]
+
+
+def test_edges_from_outside_the_result_are_left_out(memory) -> None:
+    found = _ranked(memory, "november", depth=0)
+    assert _ids(found) == ["n-hub", "n-chain"]
+    assert [(e.source_id, e.target_id) for e in found.edges] == [("n-hub", "n-chain")]
+
+
+def test_a_text_temporal_index_counts_as_none(memory) -> None:
+    nodes = _by_id(_ranked(memory, "oscar"))
+    old = nodes["o-old"]
+    assert (old.metadata["superseded_by"], old.confidence) == ("o-plain", 0.1)
+    positions = {i: n.metadata["chain_position"] for i, n in nodes.items()}
+    assert positions == {
+        "o-plain": "chain 1/3, current",
+        "o-text": "chain 2/3, current",
+        "o-old": "chain 3/3, superseded",
+    }
+
+
+def test_a_content_hit_counts_against_every_keyword(memory) -> None:
+    # One keyword: a content hit doubles the half a concept match scores.
+    assert _ids(_ranked(memory, "alpha", max_nodes=3)) == ["a-alpha", "a-both", "a-concept"]
+
+
+def test_entity_matches_alone_rank_by_confidence(memory) -> None:
+    assert _ids(_ranked(memory, "Bob")) == ["g-bob-1", "g-bob-2"]
+    sarah = _by_id(_ranked(memory, "Sarah, and Bob"))["g-sarah"]
+    assert sarah.metadata["retrieved_because"] == [
+        {"kind": "entity", "entity": "Sarah Chen", "query": ["sarah"]}
+    ]
+
+
+def test_a_store_without_chain_or_similarity_tables(tmp_path) -> None:
+    path = tmp_path / "store"
+    graph = open_graph_store(path, read_only=False, create="kuzu")
+    create_schema(graph)
+    _fact(graph, "alone", "papa alone", 0.5)
+    for rel in ("SIMILAR_TO", "SUPERSEDES", "TRANSITIONED_TO"):
+        graph.execute(f"DROP TABLE {rel}")
+    graph.close()
+    with HierarchicalMemory(AGENT, path, mode="read") as memory:
+        found = _ranked(memory, "papa")
+    assert (_ids(found), found.edges) == (["alone"], [])
