@@ -20,7 +20,7 @@ from memexplorer.widgets.stores_tree import StoresTree
 
 from .engine_offer_modal import EngineOfferModal, engine_offer
 from .node_detail_screen import NodeRef
-from .operator_actions import OperatorActions
+from .transfer_actions import TransferActions
 from .value_modal import ValueModal
 from .writing_modal import WritingToggle
 
@@ -28,7 +28,7 @@ from .writing_modal import WritingToggle
 TREE_MIN, TABLE_MIN = 16, 24
 
 
-class MainScreen(OperatorActions, WritingToggle):
+class MainScreen(TransferActions, WritingToggle):
     """Browse every store under the folder the app was opened on."""
 
     HELP = (

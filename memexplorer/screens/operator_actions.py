@@ -1,4 +1,4 @@
-"""The stores screen's operator actions: clean (with undo), backups, export, import.
+"""The stores screen's operator actions: clean (with undo) and backups.
 
 A mixin for :class:`MainScreen`, so that screen stays about browsing. Every action previews
 in a modal first; the store stays read-only in the app except while the engine writes.
@@ -30,7 +30,6 @@ if TYPE_CHECKING:
     from memexplorer.engine.backups import BackupRecord, RestoreResult
     from memexplorer.engine.clean import CleanResult
     from memexplorer.engine.clean_selection import Selection
-    from memexplorer.engine.transfer import ExportResult, ImportResult
 
 #: How long the "Undo" of a clean is offered (the notification's lifetime), seconds.
 UNDO_SECONDS = 20.0
@@ -232,7 +231,7 @@ class OperatorActions(Screen[None]):
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         report_failed_worker(event)
 
-    # -- export and import --------------------------------------------------------------
+    # -- what the operator points at ---------------------------------------------------
     def _cursor_target(self) -> tuple[StoreEntry, str | None] | None:
         """What the operator points at: the tree's item when the tree has the keyboard
         (or no table is open), else the open table's store and agent. The agent is None
@@ -266,36 +265,6 @@ class OperatorActions(Screen[None]):
                         severity="warning")  # fmt: skip
             return None
         return entry, agent
-
-    @write_action("Export (it writes a file on this machine)")
-    def action_export(self) -> None:
-        from .export_modal import ExportModal
-
-        target = self._agent_target("No export here", "export works on hierarchical agent stores")
-        if target is not None:
-            self.app.push_screen(ExportModal(target[1], target[0].path), self._exported)
-
-    def _exported(self, result: ExportResult | None) -> None:
-        from .export_modal import export_summary
-
-        if result is not None:
-            self.notify(export_summary(result), title=f"Exported {result.agent}")
-
-    @write_action("Import")
-    def action_import_file(self) -> None:
-        from .import_modal import ImportModal
-
-        target = self._agent_target("No import here", "import works on hierarchical agent stores")
-        if target is not None:
-            modal = ImportModal(target[1], target[0].path, home=self._home(target[0].path))
-            self.app.push_screen(modal, self._imported)
-
-    def _imported(self, result: ImportResult | None) -> None:
-        from .import_modal import import_summary
-
-        if result is not None:
-            self.reload_after_write()
-            self.notify(import_summary(result), title=f"Imported into {result.agent}")
 
     # -- after a write -------------------------------------------------------------------
     def reload_after_write(self) -> None:
