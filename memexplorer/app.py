@@ -19,14 +19,9 @@ from memexplorer.app_commands import bindings_for, commands_for
 from memexplorer.browsers import BrowserPool
 from memexplorer.config import Config, load_config
 from memexplorer.memories import MemoryPool
-from memexplorer.screens.chain_screen import ChainScreen
 from memexplorer.screens.error_modal import ErrorModal
-from memexplorer.screens.find_screen import FindScreen
-from memexplorer.screens.graph_screen import GraphScreen
-from memexplorer.screens.help_screen import HelpScreen
 from memexplorer.screens.main_screen import MainScreen
 from memexplorer.screens.node_detail_screen import NodeDetailScreen, NodeRef
-from memexplorer.screens.query_screen import QueryScreen
 from memexplorer.store_watch import StoreWatch, store_place
 from memexplorer.theme import THEME
 from memexplorer.widgets.stores_tree import StoresTree
@@ -155,6 +150,8 @@ class MemExplorerApp(App[None]):
 
     def action_find(self) -> None:
         """Find a text anywhere under the folder the app opened (ctrl+f)."""
+        from memexplorer.screens.find_screen import FindScreen  # loads when first asked for
+
         if isinstance(self.screen, FindScreen):
             self.screen.action_focus_text()
         else:
@@ -162,6 +159,8 @@ class MemExplorerApp(App[None]):
 
     # -- help and the command palette ------------------------------------------------------
     def action_help(self) -> None:
+        from memexplorer.screens.help_screen import HelpScreen  # loads when first asked for
+
         screen = self.screen
         scope = _scope(screen)
         self.push_screen(HelpScreen([scope, "app"], getattr(screen, "HELP", "") or ""))
@@ -178,17 +177,9 @@ class MemExplorerApp(App[None]):
 
 
 def _scope(screen: Screen) -> str:
-    """Which commands a screen has (see app_commands)."""
-    declared = getattr(screen, "COMMAND_SCOPE", None)
-    if declared:
-        return str(declared)
-    if isinstance(screen, NodeDetailScreen):
-        return "node"
-    if isinstance(screen, ChainScreen):
-        return "chain"
-    if isinstance(screen, GraphScreen):
-        return "graph"
-    return "query" if isinstance(screen, QueryScreen) else "main"
+    """Which commands a screen has (see app_commands): the scope it declares, else
+    the main screen's. The screens load when first opened, so none is named here."""
+    return str(getattr(screen, "COMMAND_SCOPE", None) or "main")
 
 
 def _runner(owner: App[None] | Screen[None], action: str) -> Callable[[], Awaitable[None]]:

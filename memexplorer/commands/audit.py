@@ -19,13 +19,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
-
-from memexplorer.engine.audit import AuditFinding, AuditReport, audit_paths
-from memexplorer.engine.backend_choice import amplihack_home
-from memexplorer.engine.names import validate_agent_name
-from memexplorer.engine.redaction import RedactionResult, delete_backup_command, redact_findings
-from memexplorer.engine.security import HIGH
+from typing import TYPE_CHECKING, Any
 
 from .common import (
     EXIT_FAILED,
@@ -37,13 +31,18 @@ from .common import (
     undo_command,
     warn,
 )
-from .compact import compaction_line
 from .confirm import ask
+
+if TYPE_CHECKING:
+    from memexplorer.engine.audit import AuditFinding, AuditReport
+    from memexplorer.engine.redaction import RedactionResult
 
 _COLUMNS = ("agent", "table", "id", "column", "kind", "confidence", "preview")
 
 
 def _print_findings(report: AuditReport) -> None:
+    from memexplorer.engine.security import HIGH
+
     by_store: dict[str, list[AuditFinding]] = {}
     for finding in report.findings:
         by_store.setdefault(finding.store, []).append(finding)
@@ -65,6 +64,10 @@ def _print_findings(report: AuditReport) -> None:
 
 
 def _print_redactions(results: list[RedactionResult]) -> None:
+    from memexplorer.engine.redaction import delete_backup_command
+
+    from .compact import compaction_line
+
     for result in results:
         if result.refused:
             continue  # said on stderr (run)
@@ -87,6 +90,8 @@ def _print_redactions(results: list[RedactionResult]) -> None:
 
 def _to_redact(args: argparse.Namespace, report: AuditReport) -> list[AuditFinding]:
     """The findings --redact takes: the high-confidence ones, or all with --include-low."""
+    from memexplorer.engine.security import HIGH
+
     return [f for f in report.findings if args.include_low or f.confidence == HIGH]
 
 
@@ -115,6 +120,11 @@ def _confirmed(args: argparse.Namespace, findings: list[AuditFinding], home: Pat
 
 
 def run(args: argparse.Namespace) -> int:
+    from memexplorer.engine.audit import audit_paths
+    from memexplorer.engine.backend_choice import amplihack_home
+    from memexplorer.engine.names import validate_agent_name
+    from memexplorer.engine.redaction import redact_findings
+
     if args.yes and not args.redact:
         print("error: --yes only goes with --redact", file=sys.stderr)
         return EXIT_USAGE

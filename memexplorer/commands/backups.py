@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import argparse
 
-from memexplorer.engine.backend_choice import amplihack_home
-from memexplorer.engine.backups import backups_folder, list_backups
-
 from .common import EXIT_OK, output_console, print_json
 
 
 def run(args: argparse.Namespace) -> int:
+    from memexplorer.engine.backend_choice import amplihack_home
+    from memexplorer.engine.backups import backups_folder, list_backups
+
     home = amplihack_home(args.home)
     records = list_backups(home)
     if args.json:

@@ -4,16 +4,12 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-
-from memexplorer.engine.agent_memory import open_agent_memory
-from memexplorer.engine.chains import ChainStep, TemporalChain, entity_chains, fact_chain
-from memexplorer.engine.exceptions import InvalidInputError, StoreNotFoundError
-from memexplorer.engine.inspection import open_sqlite_readonly
-from memexplorer.engine.retrieval_rs_sqlite import rs_query_store
-from memexplorer.engine.rs_sqlite_chains import rs_entity_chains, rs_fact_chain
+from typing import TYPE_CHECKING
 
 from .common import EXIT_OK, print_json
-from .query import add_store_arguments
+
+if TYPE_CHECKING:
+    from memexplorer.engine.chains import ChainStep, TemporalChain
 
 
 def _step_value(step: ChainStep) -> str:
@@ -42,6 +38,10 @@ def _print_chain(chain: TemporalChain) -> None:
 
 def _sqlite_chains(args: argparse.Namespace, store: Path) -> list[TemporalChain]:
     """The chains asked for, from amplihack-rs's SQLite store (read-only)."""
+    from memexplorer.engine.exceptions import StoreNotFoundError
+    from memexplorer.engine.inspection import open_sqlite_readonly
+    from memexplorer.engine.rs_sqlite_chains import rs_entity_chains, rs_fact_chain
+
     if not store.is_file():
         raise StoreNotFoundError(store, f"No SQLite hierarchical store for agent {args.agent}")
     connection = open_sqlite_readonly(store)
@@ -54,6 +54,11 @@ def _sqlite_chains(args: argparse.Namespace, store: Path) -> list[TemporalChain]
 
 
 def run(args: argparse.Namespace) -> int:
+    from memexplorer.engine.agent_memory import open_agent_memory
+    from memexplorer.engine.chains import entity_chains, fact_chain
+    from memexplorer.engine.exceptions import InvalidInputError
+    from memexplorer.engine.retrieval_rs_sqlite import rs_query_store
+
     if (args.memory_id is None) == (args.entity is None):
         raise InvalidInputError(
             "Give either a MEMORY_ID or --entity NAME (exactly one)",
@@ -80,6 +85,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    from .query import add_store_arguments
+
     parser = subparsers.add_parser(
         "chain", help="the temporal chain of a fact, or of every fact about an entity"
     )

@@ -5,25 +5,16 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from memexplorer.engine.backend_choice import amplihack_home
-from memexplorer.engine.clean import (
-    CleanPreview,
-    CleanTarget,
-    clean_store,
-    clean_target,
-    preview_clean,
-)
-from memexplorer.engine.clean_selection import Selection
-from memexplorer.engine.redaction import delete_backup_command
-from memexplorer.engine.store_compaction import compact_store
-from memexplorer.engine.store_home import home_of_store
-from memexplorer.engine.write_gate import write_gate
 from memexplorer.wording import counted
 
 from .common import EXIT_OK, EXIT_USAGE, output_console, print_json, progress, undo_command, warn
-from .compact import compaction_line
 from .confirm import ask
+
+if TYPE_CHECKING:
+    from memexplorer.engine.clean import CleanPreview, CleanTarget
+    from memexplorer.engine.clean_selection import Selection
 
 DESCRIPTION = """\
 Remove memory in two steps: a preview of what matches (the default, a dry run
@@ -91,6 +82,10 @@ def _print_preview(preview: CleanPreview, reason: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from memexplorer.engine.clean import clean_target
+    from memexplorer.engine.clean_selection import Selection
+    from memexplorer.engine.write_gate import write_gate
+
     selection = Selection(
         pattern=args.pattern,
         agent=args.agent,
@@ -110,6 +105,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _preview_and_clean(args: argparse.Namespace, target: CleanTarget, selection: Selection) -> int:
+    from memexplorer.engine.backend_choice import amplihack_home
+    from memexplorer.engine.clean import clean_store, preview_clean
+    from memexplorer.engine.redaction import delete_backup_command
+    from memexplorer.engine.store_compaction import compact_store
+    from memexplorer.engine.store_home import home_of_store
+
+    from .compact import compaction_line
+
     with progress("Looking for matches"):
         preview = preview_clean(target, selection)
     if args.dry_run or not preview.rows:

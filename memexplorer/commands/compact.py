@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from memexplorer.engine.compaction import CompactionResult
-from memexplorer.engine.store_compaction import compact_store
 from memexplorer.wording import counted
 
 from .common import EXIT_OK, add_memory_option, print_json, progress
+
+if TYPE_CHECKING:
+    from memexplorer.engine.compaction import CompactionResult
 
 _ENGINES = {"kuzu": "Kuzu", "ladybug": "LadybugDB", "sqlite": "SQLite"}
 
@@ -35,6 +37,8 @@ def compaction_line(result: CompactionResult) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from memexplorer.engine.store_compaction import compact_store
+
     results = []
     for store in args.stores:
         with progress(f"Compacting {store}"):

@@ -4,13 +4,13 @@ gained, lost and changed between two points (stores, exports, snapshots, backups
 from __future__ import annotations
 
 import argparse
-from typing import Any
-
-from memexplorer.engine.diff_report import DiffReport, diff_memory
-from memexplorer.engine.memory_diff import TableDiff
-from memexplorer.engine.snapshots import take_snapshot
+from typing import TYPE_CHECKING, Any
 
 from .common import EXIT_OK, print_json, progress
+
+if TYPE_CHECKING:
+    from memexplorer.engine.diff_report import DiffReport
+    from memexplorer.engine.memory_diff import TableDiff
 
 #: Longest content shown on a line of the text output.
 _CLIP = 80
@@ -65,6 +65,8 @@ def _print(report: DiffReport) -> None:
 
 
 def run_diff(args: argparse.Namespace) -> int:
+    from memexplorer.engine.diff_report import diff_memory
+
     with progress("Comparing"):
         report = diff_memory(args.a, args.b, agent=args.agent, home=args.home,
                              other_agent=args.other_agent)  # fmt: skip
@@ -76,6 +78,8 @@ def run_diff(args: argparse.Namespace) -> int:
 
 
 def run_snapshot(args: argparse.Namespace) -> int:
+    from memexplorer.engine.snapshots import take_snapshot
+
     with progress("Taking a snapshot"):
         snapshot = take_snapshot(args.agent, home=args.home, storage_path=args.storage_path)
     if args.json:

@@ -14,12 +14,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from memexplorer.engine.engine_cache import add_engine, cache_root, list_engines, remove_engine
-
 from .common import EXIT_OK, print_json
 
 
 def _add(args: argparse.Namespace) -> int:
+    from memexplorer.engine.engine_cache import add_engine
+
     def say(line: str) -> None:
         print(line, file=sys.stderr)
 
@@ -32,6 +32,8 @@ def _add(args: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace) -> int:
+    from memexplorer.engine.engine_cache import cache_root, list_engines
+
     engines = list_engines()
     if args.json:
         print_json({"cache": str(cache_root()), "engines": [e.to_dict() for e in engines]})
@@ -48,6 +50,8 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _remove(args: argparse.Namespace) -> int:
+    from memexplorer.engine.engine_cache import remove_engine
+
     engine = remove_engine(args.release)
     print(f"removed {engine.name} ({engine.folder})")
     return EXIT_OK

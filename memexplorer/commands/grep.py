@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-
-from memexplorer.engine.browse import open_browser
-from memexplorer.engine.find import FindGroup, FindSkipped, find_page, find_text
+from typing import TYPE_CHECKING
 
 from .common import EXIT_FAILED, EXIT_OK, default_home, print_json, warn
+
+if TYPE_CHECKING:
+    from memexplorer.engine.find import FindGroup
 
 _PLURAL = {"fact": "facts", "episode": "episodes", "experience": "experiences",
            "memory": "memories"}  # fmt: skip
@@ -17,6 +18,9 @@ _PLURAL = {"fact": "facts", "episode": "episodes", "experience": "experiences",
 
 def _every_hit(group: FindGroup, text: str) -> None:
     """Read the group's later pages into it (--all)."""
+    from memexplorer.engine.browse import open_browser
+    from memexplorer.engine.find import find_page
+
     browser = open_browser(group.store)
     try:
         while len(group.hits) < group.total:
@@ -41,6 +45,8 @@ def _print(group: FindGroup, text: str, last: tuple[Path, str] | None) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from memexplorer.engine.find import FindSkipped, find_text
+
     root = Path(args.path).expanduser() if args.path else default_home()
     skipped: list[FindSkipped] = []
     groups = []

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
-
-from memexplorer.engine.migrate import MigrationResult, migrate_store
+from typing import TYPE_CHECKING, Any
 
 from .common import (
     EXIT_FAILED,
@@ -16,6 +14,9 @@ from .common import (
     progress,
     warn,
 )
+
+if TYPE_CHECKING:
+    from memexplorer.engine.migrate import MigrationResult
 
 
 def _as_json(result: MigrationResult) -> dict[str, Any]:
@@ -58,6 +59,8 @@ def _print_table(result: MigrationResult) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from memexplorer.engine.migrate import migrate_store
+
     with progress(f"Migrating {args.source}"):
         result = migrate_store(args.source, args.target, agents=args.agent, engine=args.engine)
     if args.json:

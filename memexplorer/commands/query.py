@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
-
-from memexplorer.engine.agent_memory import open_agent_memory
-from memexplorer.engine.exceptions import InvalidInputError, StoreNotFoundError
-from memexplorer.engine.knowledge import KnowledgeEdge, KnowledgeNode, KnowledgeSubgraph
-from memexplorer.engine.retrieval_explain import Explanation, explain_retrieval
-from memexplorer.engine.retrieval_profiles import DEFAULT_PROFILE, PROFILES, check_profile
-from memexplorer.engine.retrieval_rs_sqlite import rs_query_store, rs_sqlite_retrieve
+from typing import TYPE_CHECKING, Any
 
 from .common import EXIT_OK, print_json
+
+if TYPE_CHECKING:
+    from memexplorer.engine.knowledge import KnowledgeEdge, KnowledgeNode, KnowledgeSubgraph
+    from memexplorer.engine.retrieval_explain import Explanation
 
 
 def describe_reason(reason: dict[str, Any]) -> str:
@@ -91,6 +88,12 @@ def print_missed(explanation: Explanation) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from memexplorer.engine.agent_memory import open_agent_memory
+    from memexplorer.engine.exceptions import InvalidInputError
+    from memexplorer.engine.retrieval_explain import explain_retrieval
+    from memexplorer.engine.retrieval_profiles import DEFAULT_PROFILE, check_profile
+    from memexplorer.engine.retrieval_rs_sqlite import rs_query_store
+
     if args.max_nodes < 1:
         raise InvalidInputError(f"--max-nodes must be at least 1, not {args.max_nodes}")
     if args.max_depth < 0:
@@ -143,6 +146,10 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_on_sqlite(args: argparse.Namespace, store: Path) -> int:
     """A query on amplihack-rs's SQLite store: the agent's own (amplihack-rs) retrieval."""
+    from memexplorer.engine.exceptions import InvalidInputError, StoreNotFoundError
+    from memexplorer.engine.retrieval_profiles import check_profile
+    from memexplorer.engine.retrieval_rs_sqlite import rs_sqlite_retrieve
+
     if args.explain:
         raise InvalidInputError(
             "--explain compares with the ranked profile, which reads graph stores",
@@ -173,6 +180,8 @@ def add_store_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    from memexplorer.engine.retrieval_profiles import PROFILES
+
     parser = subparsers.add_parser(
         "query", help="run an agent's retrieval on a text: the nodes, edges and why"
     )

@@ -4,19 +4,23 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
-from memexplorer.engine.backup_diff import whole_store_difference
-from memexplorer.engine.backups import BackupRecord, read_backup, restore_backup
-from memexplorer.engine.browse import open_browser
 from memexplorer.wording import rows_and_edges, whole_store_question
 
 from .common import EXIT_OK, EXIT_USAGE, print_json, progress
 from .confirm import ask
 
+if TYPE_CHECKING:
+    from memexplorer.engine.backups import BackupRecord
+
 
 def _question(record: BackupRecord) -> str:
     """What the restore will do, computed from the backup: its rows and edges, or for
     a whole-store copy, what putting it back undoes in the store as it is now."""
+    from memexplorer.engine.backup_diff import whole_store_difference
+    from memexplorer.engine.browse import open_browser
+
     if record.whole_store:
         current = open_browser(record.store)
         try:
@@ -33,6 +37,8 @@ def _question(record: BackupRecord) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from memexplorer.engine.backups import read_backup, restore_backup
+
     record, _ = read_backup(args.backup)
     if not args.yes:
         answer = ask(_question(record))

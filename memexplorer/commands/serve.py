@@ -12,12 +12,9 @@ own page (Origin). It listens on loopback unless ``--public`` says otherwise.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import shlex
 import sys
 from pathlib import Path
-
-from memexplorer.engine.write_gate import READ_ONLY_ENV
 
 from .common import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from .serve_access import Access, is_loopback, url_host
@@ -30,6 +27,8 @@ DEFAULT_PORT = 8000
 def app_command(path: str | None, *, allow_writes: bool = False) -> str:
     """The shell command textual-serve runs for each browser tab: the app on the
     resolved path, with writes switched off unless ``allow_writes``."""
+    from memexplorer.engine.write_gate import READ_ONLY_ENV
+
     argv = [sys.executable, "-m", "memexplorer"]
     if path:
         argv.append(str(Path(path).expanduser().resolve()))
@@ -78,6 +77,8 @@ def run(args: argparse.Namespace) -> int:
         if not is_loopback(args.host):
             print(f"warning: listening on {args.host}, beyond this machine: the token in "
                   "the URL is all that keeps others out", file=sys.stderr, flush=True)  # fmt: skip
+
+    import asyncio  # 60 ms to import: only a served session needs it
 
     asyncio.run(serve_until_stopped(server, sock, ready))
     return EXIT_OK

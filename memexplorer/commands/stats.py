@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-
-from memexplorer.engine.exceptions import MemoryError
-from memexplorer.engine.inspection import StoreSummary, summarize_store
-from memexplorer.engine.stores import find_stores
+from typing import TYPE_CHECKING
 
 from .common import EXIT_FAILED, EXIT_OK, default_home, output_console, print_json, warn
+
+if TYPE_CHECKING:
+    from memexplorer.engine.exceptions import MemoryError
+    from memexplorer.engine.inspection import StoreSummary
 
 
 def _print_stats(summaries: list[StoreSummary], *, wide: bool = False) -> None:
@@ -59,6 +60,10 @@ def _error_dict(exc: MemoryError) -> dict[str, object]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from memexplorer.engine.exceptions import MemoryError
+    from memexplorer.engine.inspection import summarize_store
+    from memexplorer.engine.stores import find_stores
+
     root = Path(args.path).expanduser() if args.path else default_home()
     stores = find_stores(root)
     summaries: list[StoreSummary] = []

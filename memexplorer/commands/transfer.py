@@ -4,17 +4,12 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import asdict
-from typing import Any
-
-from memexplorer.engine.transfer import (
-    FORMATS,
-    ExportResult,
-    ImportResult,
-    export_agent_store,
-    import_agent_store,
-)
+from typing import TYPE_CHECKING, Any
 
 from .common import EXIT_OK, add_memory_option, output_console, print_json, progress, warn
+
+if TYPE_CHECKING:
+    from memexplorer.engine.transfer import ExportResult, ImportResult
 
 
 def _as_json(result: ExportResult | ImportResult) -> dict[str, Any]:
@@ -50,6 +45,8 @@ def _report(
 
 
 def run_export(args: argparse.Namespace) -> int:
+    from memexplorer.engine.transfer import export_agent_store
+
     with progress(f"Exporting {args.agent}"):
         result = export_agent_store(
             args.agent,
@@ -68,6 +65,8 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def run_import(args: argparse.Namespace) -> int:
+    from memexplorer.engine.transfer import import_agent_store
+
     with progress(f"Importing into {args.agent}"):
         result = import_agent_store(
             args.agent,
@@ -94,6 +93,8 @@ def run_import(args: argparse.Namespace) -> int:
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
+    from memexplorer.engine.transfer_formats import FORMATS
+
     parser.add_argument(
         "--format",
         default="json",

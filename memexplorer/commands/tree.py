@@ -5,17 +5,12 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from memexplorer.engine.backend_choice import BackendResolution, resolve_backend
-from memexplorer.engine.flat_model import FlatMemory
-from memexplorer.engine.flat_store import open_flat_store
-from memexplorer.engine.flat_tree import (
-    DEFAULT_MEMORIES_PER_SESSION,
-    FlatTree,
-    SessionBranch,
-    build_flat_tree,
-)
-
 from .common import EXIT_OK, output_console, print_json, warn
+
+if TYPE_CHECKING:
+    from memexplorer.engine.backend_choice import BackendResolution
+    from memexplorer.engine.flat_model import FlatMemory
+    from memexplorer.engine.flat_tree import FlatTree, SessionBranch
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -99,6 +94,10 @@ def _print_tree(tree: FlatTree, resolution: BackendResolution) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from memexplorer.engine.backend_choice import resolve_backend
+    from memexplorer.engine.flat_store import open_flat_store
+    from memexplorer.engine.flat_tree import build_flat_tree
+
     resolution = resolve_backend(args.backend, home=args.home)
     for message in resolution.warnings:
         warn(message)
@@ -128,6 +127,8 @@ def _positive(text: str) -> int:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    from memexplorer.engine.flat_tree import DEFAULT_MEMORIES_PER_SESSION
+
     parser = subparsers.add_parser(
         "tree", help="flat session memory: sessions, their memories and agents"
     )

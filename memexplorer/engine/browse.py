@@ -17,6 +17,8 @@ from typing import Any, Literal, Protocol
 import pyarrow as pa
 
 from .exceptions import InvalidInputError, StoreError, StoreLockedError
+from .graph_counts import agent_counts
+from .graph_pages import graph_page
 from .graphdb import GraphStore, identifier, literal
 from .inspection import AGENT_COLUMNS, open_graph, open_sqlite_readonly
 from .stores import StoreFormat, sniff
@@ -182,6 +184,7 @@ class GraphBrowser:
         self._rels = graph.rel_tables()
         self._columns = {t: graph.columns(t) for t in [*self._node_tables, *self._rels]}
         self._keys = {t: graph.primary_key(t) for t in self._node_tables}
+        self._schemas: dict[str, pa.Schema] = {}
 
     def _agent_column(self, table: str) -> str | None:
         names = {name for name, _ in self._columns.get(table, [])}
@@ -218,20 +221,31 @@ class GraphBrowser:
         ]
         return f"{pattern} WHERE {' OR '.join(tests)}", {"agent": agent}
 
+    def _count(self, table: str, agent: str, known: dict[str, int] | None) -> int:
+        if known is not None:
+            return known.get(table, 0)
+        if table in self._rels:
+            match, params = self._rel_match(table, agent)
+        else:
+            match, params = self._node_match(table, agent)
+        return int(self.graph.scalar(f"{match} RETURN count(n)", params) or 0)
+
     def tables(self, agent: str) -> list[TableInfo]:
+        # A named agent's counts without a join of every edge (graph_counts); the
+        # rows of no agent ("" or none) are counted as their pages select them.
+        known = agent_counts(self.graph).get(agent, {}) if agent else None
         out: list[TableInfo] = []
         for table in self._node_tables:
             if self._agent_column(table) is None and agent:
                 continue
-            match, params = self._node_match(table, agent)
-            count = self.graph.scalar(f"{match} RETURN count(n)", params) or 0
+            count = self._count(table, agent, known)
             columns = tuple(ColumnInfo(n, t) for n, t in self._columns[table])
             out.append(TableInfo(table, "node", count, columns, self._keys[table]))
         for rel, info in self._rels.items():
-            match, params = self._rel_match(rel, agent)
+            _, params = self._rel_match(rel, agent)
             if not params and agent:
                 continue
-            count = self.graph.scalar(f"{match} RETURN count(n)", params) or 0
+            count = self._count(rel, agent, known)
             columns = (
                 ColumnInfo("_from", "STRING"),
                 ColumnInfo("_to", "STRING"),
@@ -248,10 +262,11 @@ class GraphBrowser:
         return f"label({variable}) + ':' + string(offset(id({variable})))"
 
     def _selection(
-        self, table: TableInfo, agent: str, text: str
+        self, table: TableInfo, agent: str, text: str, *, place: str | None = None
     ) -> tuple[str, str, dict[str, Any]]:
-        """The rows a page shows, before RETURN (their columns named as in the table),
-        the same match for a count, and the parameters of both."""
+        """The rows a page shows, before RETURN (their columns named as in the table,
+        and ``place``, when given, naming the row's place in storage), the same
+        match for a count, and the parameters of both."""
         params: dict[str, Any]
         if table.kind == "rel":
             match, params = self._rel_match(table.name, agent)
@@ -267,6 +282,8 @@ class GraphBrowser:
             match, params = self._node_match(table.name, agent)
             projections = [f"n.{identifier(c.name)} AS {identifier(c.name)}" for c in
                            table.columns]  # fmt: skip
+        if place is not None:
+            projections.append(f"offset(id(n)) AS {identifier(place)}")
         params = dict(params)
         if not text:
             return f"{match} WITH {', '.join(projections)}", match, params
@@ -277,17 +294,21 @@ class GraphBrowser:
         return filtered, filtered, params
 
     def page(self, table: TableInfo, agent: str, query: PageQuery) -> Page:
+        """A page in a stable order, read from its nearer end (see graph_pages)."""
         _check_sort(table, query)
-        rows, counted, params = self._selection(table, agent, query.text)
-        order = ""
-        if query.sort:
-            direction = "DESC" if query.descending else "ASC"
-            order = f" ORDER BY {identifier(query.sort)} {direction}"
-        total = self.graph.scalar(f"{counted} RETURN count(*)", params) or 0
-        params.update(skip=query.offset, limit=query.limit)
-        data = self.graph.arrow(f"{rows} RETURN *{order} SKIP $skip LIMIT $limit", params)
-        data = data.rename_columns([name.split(".", 1)[-1] for name in data.column_names])
-        return Page(table.name, query, data, int(total))
+        return graph_page(self, table, agent, query)
+
+    def page_schema(self, table: TableInfo) -> pa.Schema:
+        """The Arrow schema of a node table's pages, as Kuzu gives it (kept per table)."""
+        schema = self._schemas.get(table.name)
+        if schema is None:
+            names = [identifier(c.name) for c in table.columns]
+            projection = ", ".join(f"n.{name} AS {name}" for name in names)
+            found = self.graph.arrow(
+                f"MATCH (n:{identifier(table.name)}) RETURN {projection} LIMIT 0"
+            )
+            schema = self._schemas[table.name] = found.schema
+        return schema
 
     def matching_keys(self, table: TableInfo, agent: str, text: str) -> list[str]:
         """The key of every row a filter shows, over all pages, in one scan."""

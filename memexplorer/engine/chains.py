@@ -19,15 +19,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from itertools import islice
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from .contradiction import NUMBER_PATTERN
 from .exceptions import InvalidInputError
 from .graphdb import GraphStore
 from .hierarchical_schema import loads_json
 from .temporal import temporal_index_of
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = ["ChainEdges", "ChainStep", "TemporalChain", "agent_chains", "entity_chains",
            "fact_chain"]  # fmt: skip
@@ -264,6 +265,8 @@ def _cyclic_parts(
 ) -> tuple[list[tuple[set[str], list[list[str]]]], set[tuple[str, str]]]:
     """The strongly connected parts with their cycles, and the edges that point
     forward in time (by ``key``) within them: setting those aside leaves a DAG."""
+    import networkx as nx  # imported here: it costs 0.13 s of every start
+
     cycles: list[tuple[set[str], list[list[str]]]] = []
     against: set[tuple[str, str]] = set()
     for members in nx.strongly_connected_components(graph):
@@ -291,6 +294,8 @@ class _Shape:
 
 def _shape(graph: nx.DiGraph, key: Callable[[str], tuple[int, str, str]]) -> _Shape:
     """One topological sort and one transitive reduction for every chain at once."""
+    import networkx as nx  # imported here: it costs 0.13 s of every start
+
     cycles, against = _cyclic_parts(graph, key)
     dag = graph
     if against:
@@ -321,6 +326,8 @@ def _shape(graph: nx.DiGraph, key: Callable[[str], tuple[int, str, str]]) -> _Sh
 
 def _timelines(agent: str, nodes: list[_Fact], edges: ChainEdges) -> list[TemporalChain]:
     """The timeline of every chain among ``nodes`` (a chain is a weak component)."""
+    import networkx as nx  # imported here: it costs 0.13 s of every start
+
     by_id = {node.node_id: node for node in nodes}
     turns = _turns(by_id, edges)
     graph = nx.DiGraph()

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Literal
 
 from .exceptions import CorruptStoreError, StoreLockedError
+from .graph_counts import AGENT_COLUMNS, agent_column, agent_counts
 from .graph_open import open_graph_store
 from .graphdb import GraphStore, identifier
 from .rs_sqlite_read import counts_by_agent
@@ -20,6 +21,7 @@ from .store_readers import store_reader
 from .stores import StoreFormat, sniff
 
 __all__ = [
+    "AGENT_COLUMNS",
     "RS_SQLITE_LAYOUT",
     "SPEC_TABLES",
     "StoreSummary",
@@ -47,7 +49,6 @@ SPEC_TABLES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "experience": (("Experience",), ("SIMILAR_TO", "LEADS_TO")),
 }  # fmt: skip
 
-AGENT_COLUMNS = ("agent_id", "agent_name")
 #: The layout of a hierarchical store amplihack-rs keeps in SQLite (``<agent>.db``).
 RS_SQLITE_LAYOUT = "amplihack-rs sqlite"
 
@@ -137,39 +138,6 @@ def _experience_layout(columns: dict[str, set[str]], tables: set[str]) -> str:
     return "amplihack"
 
 
-def _agent_column(columns: set[str]) -> str | None:
-    return next((c for c in AGENT_COLUMNS if c in columns), None)
-
-
-def _graph_counts(graph: GraphStore, columns: dict[str, set[str]]) -> dict[str, dict[str, int]]:
-    agents: dict[str, dict[str, int]] = {}
-    node_tables = graph.node_tables()
-    for table in node_tables:
-        column = _agent_column(columns[table])
-        if column is None:
-            continue
-        query = f"MATCH (n:{identifier(table)}) RETURN n.{identifier(column)}, count(n)"
-        for agent, count in graph.rows(query):
-            agents.setdefault(agent or "", {})[table] = count
-    for name, rel in graph.rel_tables().items():
-        per_agent: dict[str, int] = {}
-        for source, target in rel.pairs:
-            column = _agent_column(columns.get(source, set()))
-            if column is None:
-                continue
-            query = (
-                f"MATCH (a:{identifier(source)})-[r:{identifier(name)}]->(:{identifier(target)}) "
-                f"RETURN a.{identifier(column)}, count(r)"
-            )
-            for agent, count in graph.rows(query):
-                per_agent[agent or ""] = per_agent.get(agent or "", 0) + count
-        for agent in agents:
-            agents[agent][name] = per_agent.get(agent, 0)
-        for agent, count in per_agent.items():
-            agents.setdefault(agent, {})[name] = count
-    return agents
-
-
 def _summarize_graph(fmt: StoreFormat) -> StoreSummary:
     reader = store_reader(fmt)
     with open_graph_store(fmt.path, read_only=True) as graph:
@@ -194,7 +162,7 @@ def _summarize_graph(fmt: StoreFormat) -> StoreSummary:
 
             summary.agents = live_agent_counts(graph)
         else:
-            summary.agents = _graph_counts(graph, columns)
+            summary.agents = agent_counts(graph, columns)
         if kind in SPEC_TABLES:
             nodes, rels = SPEC_TABLES[kind]
             summary.absent_tables = [t for t in (*nodes, *rels) if t not in tables]
@@ -266,7 +234,7 @@ def _summarize_sqlite(fmt: StoreFormat) -> StoreSummary:
             if table.startswith("sqlite_") or "_fts" in table:
                 continue
             cols = {row[1] for row in connection.execute(f"PRAGMA table_info({identifier(table)})")}
-            column = _agent_column(cols)
+            column = agent_column(cols)
             if column is None:
                 continue
             query = (

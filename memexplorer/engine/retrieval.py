@@ -19,8 +19,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-import networkx as nx
-
 from .entity_extraction import ENTITY_PATTERN
 from .graphdb import GraphStore
 from .hierarchical_schema import fact_columns, fact_from_row, loads_json
@@ -264,6 +262,8 @@ class Retriever:
 
     @staticmethod
     def _mark_chain_positions(nodes: list[KnowledgeNode], edges: list[KnowledgeEdge]) -> None:
+        import networkx as nx  # imported here: it costs 0.13 s of every start
+
         chain = nx.Graph()
         chain.add_edges_from(
             (e.source_id, e.target_id)

@@ -14,9 +14,6 @@ from typing import Literal, cast
 from .exceptions import InvalidInputError
 from .graph_store import GraphStore
 from .knowledge import KnowledgeSubgraph
-from .retrieval_by_key import library_retriever, ranked_retriever
-from .retrieval_indexed import keyword_index_for
-from .retrieval_rs import RsRetriever
 
 __all__ = ["DEFAULT_PROFILE", "PROFILES", "Profile", "check_profile", "retrieve_with_profile"]
 
@@ -46,6 +43,11 @@ def retrieve_with_profile(
     similarity_threshold: float = 0.3,
 ) -> KnowledgeSubgraph:
     """Run one profile's retrieval; a blank query returns an empty subgraph in all of them."""
+    # Imported here: the CLI's parser lists PROFILES without loading the retrievers.
+    from .retrieval_by_key import library_retriever, ranked_retriever
+    from .retrieval_indexed import keyword_index_for
+    from .retrieval_rs import RsRetriever
+
     profile = check_profile(profile)
     # A blank query never reads a keyword: no index is built for it.
     index = keyword_index_for(graph, agent_id) if query.strip() else None

@@ -6,7 +6,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from .backend_choice import (
     BACKEND_ENV,
@@ -23,6 +23,7 @@ from .rs_sqlite_transfer import rs_store_path
 from .store_home import home_of_store
 from .store_layout import Layout, home_layout, new_store_path, rust_resolved_graph_db
 from .stores import resolve_hierarchical_path
+from .transfer_formats import FORMATS, Format
 
 __all__ = [
     "FORMATS",
@@ -41,15 +42,6 @@ __all__ = [
     "transfer_wants_sqlite",
 ]
 
-Format = Literal["json", "graph", "raw-db"]
-#: The spec's format tokens; ``kuzu`` is its backward-compatible alias of raw-db.
-#: ``graph`` is seed 003's export_graph() shape (:mod:`.graph_shape`).
-FORMATS: dict[str, Format] = {
-    "json": "json",
-    "graph": "graph",
-    "raw-db": "raw-db",
-    "kuzu": "raw-db",
-}
 #: Files a graph engine keeps beside a single-file store.
 SIDECARS = (".wal", ".shadow")
 _STAT_KEYS = {

@@ -210,8 +210,11 @@ class AuditScreen(Screen[None]):
             self.start_audit()
 
     def action_close(self) -> None:
-        if not self.running:  # a redaction or restore finishes (or rolls back) first
-            self.dismiss(None)
+        if self.running:  # a redaction or restore finishes (or rolls back) first
+            self.notify("Writing to the stores: this closes once the write has finished",
+                        severity="warning")  # fmt: skip
+            return
+        self.dismiss(None)
 
     # -- redact and undo -----------------------------------------------------------------
     def homes(self, findings: list[AuditFinding]) -> dict[Path, Path]:

@@ -89,6 +89,8 @@ def chain_title(chain: TemporalChain) -> Text:
 class ChainScreen(Screen[None]):
     """How facts changed over time, chain by chain."""
 
+    COMMAND_SCOPE = "chain"
+
     HELP = (
         "Temporal chains: facts about one thing that replaced each other (SUPERSEDES, "
         "TRANSITIONED_TO), longest and most recently changed first. The timeline is the "

@@ -27,6 +27,8 @@ from .node_detail_screen import NodeRef
 class GraphScreen(Screen[None]):
     """The neighbourhood of one node; the operator walks it box by box."""
 
+    COMMAND_SCOPE = "graph"
+
     HELP = (
         "The node and its neighbours, one or two hops out. Each node shows its best "
         "edges (heaviest, then most recent) and a **+N more** box for the rest. Arrows or "

@@ -18,15 +18,9 @@ from memexplorer.session_mode import read_only_label
 from memexplorer.widgets.node_table import NodeTable, TableSource
 from memexplorer.widgets.stores_tree import StoresTree
 
-from .audit_screen import AuditScreen
-from .chain_screen import ChainScreen
-from .console_screen import ConsoleScreen
 from .engine_offer_modal import EngineOfferModal, engine_offer
-from .graph_screen import GraphScreen
-from .history_screen import HistoryScreen
 from .node_detail_screen import NodeRef
-from .operator_actions import OperatorActions
-from .query_screen import QueryScreen
+from .transfer_actions import TransferActions
 from .value_modal import ValueModal
 from .writing_modal import WritingToggle
 
@@ -34,7 +28,7 @@ from .writing_modal import WritingToggle
 TREE_MIN, TABLE_MIN = 16, 24
 
 
-class MainScreen(OperatorActions, WritingToggle):
+class MainScreen(TransferActions, WritingToggle):
     """Browse every store under the folder the app was opened on."""
 
     HELP = (
@@ -190,6 +184,8 @@ class MainScreen(OperatorActions, WritingToggle):
         target = self._agent_target("No retrieval here", "only hierarchical stores "
                                     "(hierarchical_memory/…) have retrieve_subgraph")  # fmt: skip
         if target is not None:
+            from .query_screen import QueryScreen  # each screen loads when first opened
+
             self.app.push_screen(QueryScreen(target[0].path, target[1]))
 
     def action_graph_row(self) -> None:
@@ -204,12 +200,16 @@ class MainScreen(OperatorActions, WritingToggle):
             return
         row = self.table.query_one("#grid", DataTable).cursor_row
         key = str(page.data.column(info.primary_key)[row].as_py())
+        from .graph_screen import GraphScreen
+
         self.app.push_screen(GraphScreen(NodeRef(source.browser.path, info.name, key)))
 
     def action_chains(self) -> None:
         """The temporal chains of the agent pointed at (see ``_cursor_target``)."""
         target = self._agent_target("No chains here", "no temporal chains")
         if target is not None:
+            from .chain_screen import ChainScreen
+
             self.app.push_screen(ChainScreen(target[0].path, target[1]))
 
     def action_history(self) -> None:
@@ -219,6 +219,8 @@ class MainScreen(OperatorActions, WritingToggle):
         if target is not None and not target[1]:
             self.notify(f"{target[0].path.name} holds no agent to compare", severity="warning")
         elif target is not None:
+            from .history_screen import HistoryScreen
+
             entry, agent = target
             self.app.push_screen(HistoryScreen(entry.path, agent, self._home(entry.path)))
 
@@ -237,6 +239,8 @@ class MainScreen(OperatorActions, WritingToggle):
         """The query console on the store pointed at (any kind, any agent)."""
         entry = self._store_target()
         if entry is not None:
+            from .console_screen import ConsoleScreen
+
             console = ConsoleScreen(entry.path, entry.format.engine, entry.kind)
             self.app.push_screen(console, lambda touched: self._console_closed(entry, touched))
 
@@ -272,6 +276,8 @@ class MainScreen(OperatorActions, WritingToggle):
 
     def action_audit(self) -> None:
         """The credential audit of every store under the folder the app was opened on."""
+        from .audit_screen import AuditScreen
+
         self.app.push_screen(AuditScreen(self.root))
 
     def action_cancel(self) -> None:

@@ -66,6 +66,8 @@ def edge_label(edge: EdgeInfo) -> Text:
 class NodeDetailScreen(Screen[None]):
     """A node and its neighbourhood, one hop; links move along like a browser."""
 
+    COMMAND_SCOPE = "node"
+
     HELP = (
         "A node with every property (left) and its edges (right), grouped by rel type and "
         "direction. **enter** on an edge opens the neighbour; **backspace** goes back."

@@ -1,4 +1,4 @@
-"""The stores screen's operator actions: clean (with undo), backups, export, import.
+"""The stores screen's operator actions: clean (with undo) and backups.
 
 A mixin for :class:`MainScreen`, so that screen stays about browsing. Every action previews
 in a modal first; the store stays read-only in the app except while the engine writes.
@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import work
 from textual.message import Message
@@ -16,22 +17,19 @@ from textual.screen import Screen
 from textual.widgets import Input
 from textual.worker import Worker
 
-from memexplorer.engine.backups import BackupRecord, RestoreResult, restore_backup
 from memexplorer.engine.catalog import StoreEntry
-from memexplorer.engine.clean import CleanResult, clean_target
-from memexplorer.engine.clean_selection import Selection
 from memexplorer.engine.store_home import HOME_MARKERS, home_of_store
-from memexplorer.engine.transfer import ExportResult, ImportResult
 from memexplorer.session_mode import write_action
 from memexplorer.widgets.node_table import NodeTable, TableSource
 from memexplorer.widgets.stores_tree import AgentItem, StoreItem, StoresTree, TableItem
 from memexplorer.wording import restored_summary, rows_and_edges, with_article
 
-from .backups_screen import BackupsScreen
-from .clean_modal import CleanModal
 from .error_modal import report_failed_worker
-from .export_modal import ExportModal, export_summary
-from .import_modal import ImportModal, import_summary
+
+if TYPE_CHECKING:
+    from memexplorer.engine.backups import BackupRecord, RestoreResult
+    from memexplorer.engine.clean import CleanResult
+    from memexplorer.engine.clean_selection import Selection
 
 #: How long the "Undo" of a clean is offered (the notification's lifetime), seconds.
 UNDO_SECONDS = 20.0
@@ -87,6 +85,10 @@ class OperatorActions(Screen[None]):
         return source, str(page.data.column(info.primary_key)[row].as_py())
 
     def _open_clean(self, entry: StoreEntry, selection: Selection, what: str) -> None:
+        from memexplorer.engine.clean import clean_target
+
+        from .clean_modal import CleanModal
+
         target = clean_target(entry.path)
         modal = CleanModal(target, selection, self._home(entry.path), what,
                            sessions=entry.kind == "flat")  # fmt: skip
@@ -97,6 +99,8 @@ class OperatorActions(Screen[None]):
     def action_clean_row(self) -> None:
         """Clean the node under the table's cursor (or, on a flat store in the tree,
         its sessions by glob)."""
+        from memexplorer.engine.clean_selection import Selection
+
         tree = self.query_one(StoresTree)
         item = tree.cursor_node.data if tree.cursor_node is not None else None
         flat = isinstance(item, StoreItem | AgentItem | TableItem) and item.entry.kind == "flat"
@@ -139,6 +143,8 @@ class OperatorActions(Screen[None]):
         self.post_message(FilterCollected(source, text, keys))
 
     def on_filter_collected(self, message: FilterCollected) -> None:
+        from memexplorer.engine.clean_selection import Selection
+
         entry = self._entry_for(message.source.browser.path)
         if entry is None or not message.keys:
             self.notify("The filter shows no rows: nothing to clean", severity="warning")
@@ -151,6 +157,11 @@ class OperatorActions(Screen[None]):
 
     def action_clean_sessions(self) -> None:
         """A flat store's sessions by glob: the one under the cursor, else the only one."""
+        from memexplorer.engine.clean import clean_target
+        from memexplorer.engine.clean_selection import Selection
+
+        from .clean_modal import CleanModal
+
         tree = self.query_one(StoresTree)
         item = tree.cursor_node.data if tree.cursor_node is not None else None
         entry = getattr(item, "entry", None)
@@ -199,6 +210,8 @@ class OperatorActions(Screen[None]):
 
     @work(thread=True, exclusive=True, group="restore", exit_on_error=False)
     def restore(self, backup: Path) -> None:
+        from memexplorer.engine.backups import restore_backup
+
         self.post_message(Restored(restore_backup(backup)))
 
     def on_restored(self, message: Restored) -> None:
@@ -209,6 +222,8 @@ class OperatorActions(Screen[None]):
         self.notify(summary, title="Undone")
 
     def action_backups(self) -> None:
+        from .backups_screen import BackupsScreen
+
         source = self.query_one(NodeTable).source
         home = self._home(source.browser.path if source is not None else None)
         self.app.push_screen(BackupsScreen(home), lambda _: self.reload_after_write())
@@ -216,7 +231,7 @@ class OperatorActions(Screen[None]):
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         report_failed_worker(event)
 
-    # -- export and import --------------------------------------------------------------
+    # -- what the operator points at ---------------------------------------------------
     def _cursor_target(self) -> tuple[StoreEntry, str | None] | None:
         """What the operator points at: the tree's item when the tree has the keyboard
         (or no table is open), else the open table's store and agent. The agent is None
@@ -250,28 +265,6 @@ class OperatorActions(Screen[None]):
                         severity="warning")  # fmt: skip
             return None
         return entry, agent
-
-    @write_action("Export (it writes a file on this machine)")
-    def action_export(self) -> None:
-        target = self._agent_target("No export here", "export works on hierarchical agent stores")
-        if target is not None:
-            self.app.push_screen(ExportModal(target[1], target[0].path), self._exported)
-
-    def _exported(self, result: ExportResult | None) -> None:
-        if result is not None:
-            self.notify(export_summary(result), title=f"Exported {result.agent}")
-
-    @write_action("Import")
-    def action_import_file(self) -> None:
-        target = self._agent_target("No import here", "import works on hierarchical agent stores")
-        if target is not None:
-            modal = ImportModal(target[1], target[0].path, home=self._home(target[0].path))
-            self.app.push_screen(modal, self._imported)
-
-    def _imported(self, result: ImportResult | None) -> None:
-        if result is not None:
-            self.reload_after_write()
-            self.notify(import_summary(result), title=f"Imported into {result.agent}")
 
     # -- after a write -------------------------------------------------------------------
     def reload_after_write(self) -> None:

@@ -60,6 +60,8 @@ class Request:
 class QueryScreen(QueryKnobs, Screen[None]):
     """Run an agent's retrieval on a text and see what it returns, and why."""
 
+    COMMAND_SCOPE = "query"
+
     HELP = (
         "Type a query and press **enter**: the agent's `retrieve_subgraph` runs on it, "
         "read-only, with the profile in the title (**p** switches: library, amplihack-rs, "

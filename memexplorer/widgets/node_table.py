@@ -269,7 +269,13 @@ class NodeTable(Vertical):
     def _cell_width(self) -> int:
         """Cells fit the pane: at least three columns show in a narrow window (long
         ids are cut there; v shows a whole value), up to MAX_CELL_WIDTH when wide."""
-        return min(MAX_CELL_WIDTH, max(MIN_CELL_WIDTH, self.size.width // 3 - 2))
+        width = self.size.width
+        if not width and self.parent is not None:
+            # A page that comes before the table's first arrangement (a quick store):
+            # the width its row leaves it, not 0.
+            others = sum(w.outer_size.width for w in self.parent.children if w is not self)
+            width = max(0, self.parent.size.width - others)
+        return min(MAX_CELL_WIDTH, max(MIN_CELL_WIDTH, width // 3 - 2))
 
     def _grid(self) -> DataTable | None:
         grids = self.query("#grid").results(DataTable)

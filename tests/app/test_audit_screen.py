@@ -224,3 +224,19 @@ def test_previews_are_cut_around_their_own_marker_and_store_names_stay_apart():
     labels = store_labels({"/h/hierarchical_memory/ops-agent/kuzu_db",
                            "/h/memory/ops-agent/kuzu_db"}, root)  # fmt: skip
     assert len(set(labels.values())) == 2 and all(len(v) <= 26 for v in labels.values())
+
+
+async def test_escape_during_a_write_says_it_waits_then_closes(home):
+    app = create_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _audit(app, pilot)
+        screen.running = True  # as between a confirmed redaction (or undo) and its end
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is screen
+        said = [n.message for n in app._notifications]
+        assert "Writing to the stores: this closes once the write has finished" in said
+        screen.running = False
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen)

@@ -108,7 +108,7 @@ def _write_store(graph) -> None:
     # "lima": a zero weight read before a missing one; they tie at 0.
     _fact(graph, "l-hub", "lima hub", 0.5)
     _fact(graph, "l-zero", "zero weight", 1.0)
-    _fact(graph, "l-null", "no weight", 1.0)
+    _fact(graph, "l-null", "no weight", 0.5)
     _rel(graph, "SIMILAR_TO", "l-hub", "l-zero", weight=0.0, metadata="")
     _rel(graph, "SIMILAR_TO", "l-hub", "l-null", weight=None, metadata="")
     _fact(graph, "l-some", "weighed but unsure", 0.0)  # a weight, yet a score of 0 too
@@ -271,7 +271,9 @@ def test_nothing_to_look_for_returns_nothing(memory) -> None:
 
 
 def test_equal_scores_keep_the_heavier_edge_first(memory) -> None:
-    assert _ids(_ranked(memory, "india")) == ["i-hub", "i-heavy", "i-mid", "i-light"]
+    india = _ranked(memory, "india")
+    assert _ids(india) == ["i-hub", "i-heavy", "i-mid", "i-light"]
+    assert [e.target_id for e in india.edges] == ["i-heavy", "i-mid", "i-light"]
 
 
 def test_an_edge_without_a_weight_scores_nothing(memory) -> None:
