@@ -1,10 +1,11 @@
-"""The first pass of a streamed import: every record of the file checked, nothing
+"""The checking pass of a streamed import: every record of the file checked, nothing
 written, so a file bad anywhere (even in its last record) never reaches a store.
 
-It keeps only what the second pass and the store checks need: the ids of the
+It keeps only what the writing step and the store checks need: the ids of the
 file's nodes, per list the number of records, and the edge endpoints that name no
 node of the file (none in an export; a merge looks them up in the store, a
-replace refuses them). Records themselves are dropped as soon as they are checked.
+replace refuses them). Records are not kept: each correct one, made into a row for
+the store, goes to a :class:`~.import_spill.RowSpill` on disk when one is given.
 """
 
 from __future__ import annotations
@@ -43,13 +44,6 @@ class FileSummary:
     def graph_shape(self) -> bool:
         """Seed 003's shape (``nodes`` and ``edges``): read whole, as before."""
         return "nodes" in self.keys and "edges" in self.keys and "semantic_nodes" not in self.keys
-
-    @property
-    def nodes_first(self) -> bool:
-        """Whether every node list comes before every edge list (one writing pass)."""
-        lists = [key for key in self.keys if key in NODE_TABLES or key in _SPECS]
-        kinds = [key in NODE_TABLES for key in lists]
-        return kinds == sorted(kinds, reverse=True)
 
     @property
     def total(self) -> int:
