@@ -10,6 +10,7 @@ is in :mod:`.export_schema`, the checks in :mod:`.export_validation`.
 from __future__ import annotations
 
 import json
+from collections.abc import Container, Mapping
 from typing import Any
 
 from .exceptions import ImportDataError
@@ -29,6 +30,7 @@ from .progress import TaskControl, checkpoint
 __all__ = [
     "EDGE_SPECS",
     "FORMAT_VERSIONS",
+    "agents_ids",
     "bulk_insert",
     "clear_agent",
     "export_agent",
@@ -107,6 +109,34 @@ def _batches(items: list[dict[str, Any]], size: int = _BATCH) -> list[list[dict[
     return [items[i : i + size] for i in range(0, len(items), size)]
 
 
+def agents_ids(
+    graph: GraphStore,
+    agent_id: str,
+    wanted: dict[str, set[str]],
+    in_file: Mapping[str, Container[str]],
+    merge: bool,
+) -> dict[str, set[str]]:
+    """The ids of ``wanted`` the agent already has in the store (a merge skips them;
+    a replace, none), after refusing any id of the file another agent owns."""
+    owners = {table: ids_by_agent(graph, table, sorted(ids)) for table, ids in wanted.items()}
+    foreign = sorted(
+        memory_id
+        for table, found in owners.items()
+        for memory_id, owner in found.items()
+        if owner != agent_id and memory_id in in_file[table]
+    )
+    if foreign:
+        raise ImportDataError(
+            f"{len(foreign)} id(s) in the file belong to another agent in this store "
+            f"(first: {foreign[0]!r}); nothing was written",
+            hint="Import into a separate store, or into the agent that owns them.",
+        )
+    return {
+        table: ({i for i, owner in found.items() if owner == agent_id} if merge else set())
+        for table, found in owners.items()
+    }
+
+
 def import_agent(
     graph: GraphStore,
     agent_id: str,
@@ -136,23 +166,7 @@ def import_agent(
         for edge in doc[spec.key]:
             wanted["SemanticMemory"].add(edge["source_id"])
             wanted[spec.target_table].add(edge["target_id"])
-    owners = {table: ids_by_agent(graph, table, sorted(ids)) for table, ids in wanted.items()}
-    foreign = sorted(
-        memory_id
-        for table, found in owners.items()
-        for memory_id, owner in found.items()
-        if owner != agent_id and memory_id in in_file[table]
-    )
-    if foreign:
-        raise ImportDataError(
-            f"{len(foreign)} id(s) in the file belong to another agent in this store "
-            f"(first: {foreign[0]!r}); nothing was written",
-            hint="Import into a separate store, or into the agent that owns them.",
-        )
-    existing = {
-        table: ({i for i, owner in found.items() if owner == agent_id} if merge else set())
-        for table, found in owners.items()
-    }
+    existing = agents_ids(graph, agent_id, wanted, in_file, merge)
     if checked is None or merge:
         check_endpoints(doc, {t: in_file[t] | existing[t] for t in in_file}, problems)
         problems.raise_if_any()

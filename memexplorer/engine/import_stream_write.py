@@ -15,11 +15,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .exceptions import ImportDataError
 from .export_schema import EDGE_SPECS
 from .export_validation import Problems
 from .graph_store import GraphStore, arrow_schema
-from .hierarchical_transfer import bulk_insert, clear_agent, ids_by_agent, table_order
+from .hierarchical_transfer import agents_ids, bulk_insert, clear_agent, table_order
 from .import_spill import RowSpill
 from .import_stream_check import NODE_TABLES, FileSummary
 from .progress import TaskControl, checkpoint
@@ -33,23 +32,7 @@ def _store_checks(
     """Refuse ids another agent owns and a merge's edges naming no node at all;
     return the agent's ids already in the store (skipped by a merge)."""
     wanted = {table: summary.ids[table] | set(summary.outside[table]) for table in summary.ids}
-    owners = {table: ids_by_agent(graph, table, sorted(ids)) for table, ids in wanted.items()}
-    foreign = sorted(
-        memory_id
-        for table, found in owners.items()
-        for memory_id, owner in found.items()
-        if owner != agent_id and memory_id in summary.ids[table]
-    )
-    if foreign:
-        raise ImportDataError(
-            f"{len(foreign)} id(s) in the file belong to another agent in this store "
-            f"(first: {foreign[0]!r}); nothing was written",
-            hint="Import into a separate store, or into the agent that owns them.",
-        )
-    existing = {
-        table: ({i for i, owner in found.items() if owner == agent_id} if merge else set())
-        for table, found in owners.items()
-    }
+    existing = agents_ids(graph, agent_id, wanted, summary.ids, merge)
     problems = Problems()
     for table, outside in summary.outside.items():
         for memory_id, where in sorted(outside.items(), key=lambda item: item[1]):
