@@ -337,3 +337,21 @@ def test_export_refuses_an_existing_file_unless_force(reference_stores, tmp_path
     forced = export("--force")
     assert forced.returncode == 0, forced.stderr
     assert json.loads(out.read_text())["agent_name"] == "ops-agent"
+
+
+@pytest.mark.parametrize("merge", [False, True])
+def test_ids_another_agent_owns_are_refused_and_nothing_is_written(reference_stores, tmp_path,
+                                                                     merge):  # fmt: skip
+    shared = reference_stores / "shared_two_agents" / "kuzu_db"
+    triage, escalation = tmp_path / "triage.json", tmp_path / "escalation.json"
+    export_agent_store("triage-bot", triage, storage_path=shared)
+    export_agent_store("escalation-bot", escalation, storage_path=shared)
+    data = json.loads(triage.read_text())
+    theirs = json.loads(escalation.read_text())["semantic_nodes"][0]
+    data["semantic_nodes"].append(theirs)  # escalation-bot's fact, in triage-bot's file
+    hostile = tmp_path / "hostile.json"
+    hostile.write_text(json.dumps(data))
+    before = checksums(shared.parent)
+    with pytest.raises(ImportDataError, match="1 id\\(s\\) in the file belong to another agent"):
+        import_agent_store("triage-bot", hostile, storage_path=shared, merge=merge)
+    assert checksums(shared.parent) == before
