@@ -98,7 +98,7 @@ def test_the_readme_tour_on_the_demo_home(terminal: Terminal, tmp_path: Path) ->
     t.keys("Down", "Down", "Down", "Enter")
     t.wait_for("SemanticMemory  13")
     t.keys("Down", "Down", "Enter")
-    t.wait_for("SemanticMemory of ops-agent  1–13 of 13")
+    t.wait_for("1–13 of 13  SemanticMemory of ops-agent")
     # A node, its graph and its chain.
     t.keys("o")
     t.wait_for("properties", "edges", "DERIVES_FROM")

@@ -155,11 +155,13 @@ class NodeTable(Vertical):
     def _update_status(self, note: str = "") -> None:
         if self.source is None:
             return
-        text = Text(self.source.table.name, style="bold")
+        # The counts first: at 80 columns the line is cut, and they matter most.
+        text = Text()
+        if self.page is not None and self.page.query == self.page_query:
+            text.append(f"{self.page.describe()}  ")
+        text.append(self.source.table.name, style="bold")
         if self.source.agent:
             text.append(f" of {self.source.agent}", style="dim")
-        if self.page is not None and self.page.query == self.page_query:
-            text.append(f"  {self.page.describe()}")
         if self.base64_columns and self.page is not None:
             names = ", ".join(self.base64_columns)
             text.append(f"  {names}: stored as base64 (v shows it decoded)", style="dim")
