@@ -182,6 +182,15 @@ def translate_open_error(path: Path, text: str, engine: str) -> StoreError:
             f"({text.splitlines()[0]})",
             hint="Open it with the release that wrote it; memexplorer migrate can copy it.",
         )
+    if "replay shadow pages" in text:
+        # A checkpoint's shadow file is there: a writer is checkpointing right now,
+        # or stopped in the middle of it. The store is not damaged.
+        return StoreLockedError(
+            path,
+            "A writer's checkpoint is unfinished; a read-only open cannot replay it",
+            hint="Retry in a moment if a writer is running; if one stopped midway, open "
+            "the store once with its own tool to finish the checkpoint. Nothing was changed.",
+        )
     if any(m in text for m in ("Reading past the end", "Corrupted", "Cannot read checkpoint")):
         return CorruptStoreError(path, "The store is truncated or damaged")
     if "READ ONLY mode" in text:

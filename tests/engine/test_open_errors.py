@@ -1,0 +1,30 @@
+"""What an engine's message on opening a store turns into: the operator's next step
+depends on it (retry, or restore from a backup)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memexplorer.engine.exceptions import CorruptStoreError, StoreLockedError
+from memexplorer.engine.graph_store import translate_open_error
+
+STORE = Path("/home/op/.amplihack/hierarchical_memory/ops-agent/graph_db")
+
+
+def test_an_unfinished_checkpoint_is_not_called_damage() -> None:
+    # Kuzu 0.11.3's words, seen when a read-only open met a restore's checkpoint.
+    text = (
+        "Runtime exception: Couldn't replay shadow pages under read-only mode. "
+        "Please re-open the database with read-write mode to replay shadow pages."
+    )
+    error = translate_open_error(STORE, text, "kuzu")
+    assert isinstance(error, StoreLockedError) and not isinstance(error, CorruptStoreError)
+    assert "checkpoint is unfinished" in str(error)
+    assert "Retry in a moment" in error.hint and "Restore it from a backup" not in error.hint
+
+
+def test_a_damaged_file_still_says_restore_from_a_backup() -> None:
+    text = "Runtime exception: Reading past the end of the file"
+    error = translate_open_error(STORE, text, "kuzu")
+    assert isinstance(error, CorruptStoreError)
+    assert "Restore it from a backup" in error.hint
