@@ -50,6 +50,8 @@ def test_find_and_what_changed_on_the_demo_home(terminal: Terminal) -> None:  # 
     t.wait_for("Will delete 1 row and")
     t.keys("y")
     t.wait_for("1–12 of 12")
+    # The tree reloads after the write: h before that lands on a tree being rebuilt.
+    t.wait_for("SemanticMemory  12")
     t.keys("t", "h")
     t.wait_for("backup before clean", "snapshot · ")
     t.keys("Enter")
