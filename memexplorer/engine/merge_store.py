@@ -31,6 +31,7 @@ from .temporal import temporal_index_of
 __all__ = [
     "StoreFacts",
     "Writer",
+    "agent_store",
     "graph_writer",
     "merge_store_path",
     "read_facts",
@@ -140,6 +141,20 @@ def read_sqlite_facts(connection: sqlite3.Connection, store: Path, agent: str) -
     rows = connection.execute(_SQLITE_TRANSITIONS, (agent,))
     transitions = frozenset((str(a), str(b)) for a, b in rows)
     return StoreFacts(store, "sqlite", "amplihack-rs", facts, superseded, transitions)
+
+
+def agent_store(agent: str, store: str | Path | None, home: str | Path | None) -> Path:
+    """The store an operator means for ``agent``, as ``query`` and ``chain`` find it:
+    amplihack-rs's ``<agent>.db`` (named, or with AMPLIHACK_MEMORY_BACKEND=sqlite),
+    else the graph store of ``store`` (file, agent folder or home) or of the home."""
+    from .agent_memory import agent_store_path
+    from .retrieval_rs_sqlite import rs_query_store
+
+    validate_agent_name(agent)
+    rs_store = rs_query_store(agent, store, home)
+    return merge_store_path(
+        rs_store if rs_store is not None else agent_store_path(agent, store, home)
+    )
 
 
 def merge_store_path(store: str | Path) -> Path:
