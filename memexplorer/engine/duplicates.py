@@ -18,7 +18,7 @@ from .merge_store import Writer, merge_store_path, read_facts
 __all__ = ["DEFAULT_THRESHOLD", "DuplicatesReport", "check_threshold", "find_duplicates"]
 
 #: Pairs scoring at least this are duplicates unless the operator says otherwise.
-DEFAULT_THRESHOLD = 0.7
+DEFAULT_THRESHOLD = 0.85
 
 
 def check_threshold(threshold: float) -> float:
