@@ -14,7 +14,7 @@ from pathlib import Path
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.containers import Horizontal
+from textual.containers import Vertical
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
@@ -54,8 +54,9 @@ class DuplicatesScreen(Screen[bool]):
     BINDINGS = bindings_for("duplicates")
     DEFAULT_CSS = """
     DuplicatesScreen #dup-title { height: auto; padding: 0 1; background: $boost; }
-    DuplicatesScreen #groups { width: 40%; border-right: vkey $primary-darken-2; }
-    DuplicatesScreen #facts { width: 1fr; }
+    DuplicatesScreen #groups { height: auto; max-height: 40%;
+                               border-bottom: hkey $primary-darken-2; }
+    DuplicatesScreen #facts { height: 1fr; }
     """
 
     @dataclass
@@ -81,7 +82,7 @@ class DuplicatesScreen(Screen[bool]):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(Text(f"{self.agent}: looking for duplicates…", style="dim"), id="dup-title")
-        with Horizontal():
+        with Vertical():
             yield DataTable(id="groups", cursor_type="row")
             yield DataTable(id="facts", cursor_type="row")
         yield Footer()
@@ -108,8 +109,8 @@ class DuplicatesScreen(Screen[bool]):
         groups = self.query_one("#groups", DataTable)
         groups.clear()
         for index, group in enumerate(report.groups):
-            groups.add_row(_short(group.concept, 30), str(len(group.facts)),
-                           group.newest.created_at[:19], key=str(index))  # fmt: skip
+            groups.add_row(_short(group.concept, 60), str(len(group.facts)),
+                           group.newest.created_at[:16], key=str(index))  # fmt: skip
         title = Text(f"{self.agent}: ", style="bold")
         title.append(
             f"{counted(len(report.groups), 'group')} of {counted(report.duplicates, 'duplicate')}"
@@ -144,7 +145,7 @@ class DuplicatesScreen(Screen[bool]):
             kept = fact.memory_id == keep_id
             facts.add_row(Text("keep", style="bold green") if kept else "",
                           "" if kept else f"{group.score_with(keep, fact):.2f}",
-                          fact.memory_id, fact.created_at[:19], _short(fact.content),
+                          fact.memory_id, fact.created_at[:16], _short(fact.content, 44),
                           key=fact.memory_id)  # fmt: skip
 
     @on(DataTable.RowHighlighted, "#groups")

@@ -26,7 +26,7 @@ WRITE_LABELS = ("write", "what", "values")
 
 
 def _short(value: object, width: int = 60) -> str:
-    text = " ".join(str(value).split())
+    text = " ".join(str(value).split()) if value != "" else "''"
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
