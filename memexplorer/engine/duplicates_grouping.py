@@ -12,7 +12,9 @@ words' Jaccard coefficient), so above 0.2 + 0.3 x c it needs J of at least
 ``need``; two word sets with a Jaccard coefficient that high share a word among
 the first ``|A| - ceil(need x |A|) + 1`` of each, in one order of all words
 (prefix filtering: Chaudhuri, Ganti and Kaushik 2006; Bayardo et al. 2007).
-Only pairs sharing such a word are scored, exactly, with ``compute_similarity``.
+Only pairs sharing such a word (and passing the size and positional filters of
+:func:`_candidate_pairs`) are scored, exactly, by ``compute_similarity``'s own
+formula on word sets split once per fact (:func:`.similarity.weighted_similarity`).
 At thresholds that low every pair of a concept is scored. Pairs that reach the
 threshold join their facts into one group (connected parts).
 """
@@ -25,7 +27,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .similarity import compute_similarity, tokenize
+from .similarity import compute_similarity, tag_set, tokenize, weighted_similarity
 
 __all__ = ["DuplicateFact", "DuplicateGroup", "concept_key", "group_duplicates"]
 
@@ -97,24 +99,42 @@ def _newest_first(fact: DuplicateFact) -> tuple[str, str]:
 
 
 def _candidate_pairs(words: list[set[str]], need: float) -> Iterable[tuple[int, int]]:
-    """Pairs of indexes whose word sets may have a Jaccard coefficient >= ``need``."""
+    """Pairs of indexes whose word sets may have a Jaccard coefficient >= ``need``.
+
+    Each set's words in one order (rarest first); a pair must share a word among the
+    first ``|A| - ceil(need x |A|) + 1`` of each (prefix filter), have sizes within
+    ``need`` of each other (size filter), and keep enough words after each shared one
+    to reach ``need`` (positional filter, Xiao et al. 2008).
+    """
     if need <= 0:
         return ((i, j) for i in range(len(words)) for j in range(i + 1, len(words)))
     frequency: dict[str, int] = defaultdict(int)
     for found in words:
         for word in found:
             frequency[word] += 1
-    seen: dict[str, list[int]] = defaultdict(list)
-    pairs: set[tuple[int, int]] = set()
+    seen: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    share = need / (1 + need)
+    pairs: list[tuple[int, int]] = []
     for index, found in enumerate(words):
-        if not found:
+        size = len(found)
+        if not size:
             continue
         ordered = sorted(found, key=lambda w: (frequency[w], w))
-        prefix = len(ordered) - math.ceil(need * len(ordered)) + 1
-        for word in ordered[: max(prefix, 1)]:
-            for other in seen[word]:
-                pairs.add((other, index))
-            seen[word].append(index)
+        prefix = max(size - math.ceil(need * size) + 1, 1)
+        overlap: dict[int, int] = {}
+        for position, word in enumerate(ordered[:prefix]):
+            for other, other_position in seen[word]:
+                other_size = len(words[other])
+                if overlap.get(other, 0) < 0 or min(size, other_size) < need * max(
+                    size, other_size
+                ):
+                    continue
+                least = share * (size + other_size) - _SLACK
+                rest = min(size - position - 1, other_size - other_position - 1)
+                count = overlap.get(other, 0)
+                overlap[other] = count + 1 if count + 1 + rest >= least else -1
+            seen[word].append((index, position))
+        pairs += [(other, index) for other, count in overlap.items() if count > 0]
     return sorted(pairs)
 
 
@@ -138,12 +158,13 @@ def _parts(size: int, links: Iterable[tuple[int, int]]) -> list[list[int]]:
 
 
 def _concept_groups(facts: list[DuplicateFact], threshold: float) -> list[DuplicateGroup]:
-    concept_words = 1.0 if tokenize(facts[0].concept) else 0.0
-    need = (threshold - 0.2 - 0.3 * concept_words) / 0.5 - _SLACK
+    concept = tokenize(facts[0].concept)  # one concept key: the same words for all
+    need = (threshold - 0.2 - (0.3 if concept else 0.0)) / 0.5 - _SLACK
     words = [tokenize(fact.content) for fact in facts]
+    tags = [tag_set(fact.tags) for fact in facts]
     links: list[tuple[int, int, float]] = []
     for i, j in _candidate_pairs(words, need):
-        score = compute_similarity(facts[i].as_node(), facts[j].as_node())
+        score = weighted_similarity((words[i], words[j]), (tags[i], tags[j]), (concept, concept))
         if score >= threshold:
             links.append((i, j, score))
     groups = []
