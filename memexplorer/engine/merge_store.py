@@ -3,8 +3,9 @@ superseded already, and whose code writes the store's supersessions.
 
 A merge writes what the store's own writer writes when one fact supersedes
 another (docs/curation.md, "Merge duplicates"), so the writer is told from the
-store: amplihack-rs for its SQLite store and its ``graph_db``; the Python library
-(Kuzu and LadybugDB eras) for a graph store without a TRANSITIONED_TO table
+store: amplihack-rs for its SQLite store and its LadybugDB ``graph_db``; the
+Python library (Kuzu and LadybugDB eras) for a graph store without a
+TRANSITIONED_TO table
 (the library never creates one); memexplorer's own HierarchicalMemory, which
 follows seed 003 (SUPERSEDES with TRANSITIONED_TO, the older fact's confidence
 lowered), for a graph store that has one.
@@ -94,9 +95,11 @@ def _fact(row: list[Any] | tuple[Any, ...]) -> DuplicateFact:
     )
 
 
-def graph_writer(store: Path, rel_tables: set[str] | list[str]) -> Writer:
-    """Whose supersession step a merge in this graph store reproduces."""
-    if store.name == "graph_db":
+def graph_writer(store: Path, engine: str, rel_tables: set[str] | list[str]) -> Writer:
+    """Whose supersession step a merge in this graph store reproduces: amplihack-rs
+    writes ``graph_db`` with the lbug crate (LadybugDB); a Kuzu ``graph_db`` is one
+    memexplorer wrote (the demo home's)."""
+    if store.name == "graph_db" and engine == "ladybug":
         return "amplihack-rs"
     return "memexplorer" if "TRANSITIONED_TO" in rel_tables else "amplihack-memory-lib"
 
@@ -122,7 +125,7 @@ def read_graph_facts(graph: GraphStore, store: Path, engine: str, agent: str) ->
     if "TRANSITIONED_TO" in rels:
         rows = graph.rows(_GRAPH_TRANSITIONS, {"agent": agent})
         transitions = frozenset((str(a), str(b)) for a, b in rows)
-    writer = graph_writer(store, rels)
+    writer = graph_writer(store, engine, rels)
     return StoreFacts(store, engine, writer, facts, superseded, transitions)
 
 
