@@ -90,7 +90,7 @@ class DuplicatesScreen(Screen[bool]):
     def on_mount(self) -> None:
         self.sub_title = f"duplicates · {self.agent} · {self.store}"
         self.query_one("#groups", DataTable).add_columns("concept", "facts", "newest")
-        self.query_one("#facts", DataTable).add_columns("", "sim.", "memory_id", "created",
+        self.query_one("#facts", DataTable).add_columns("sim.", "memory_id", "created",
                                                         "content")  # fmt: skip
         self.find()
 
@@ -111,11 +111,13 @@ class DuplicatesScreen(Screen[bool]):
         for index, group in enumerate(report.groups):
             groups.add_row(_short(group.concept, 60), str(len(group.facts)),
                            group.newest.created_at[:16], key=str(index))  # fmt: skip
+        found = (f"{counted(len(report.groups), 'group')} of "
+                 f"{counted(report.duplicates, 'duplicate')}" if report.groups
+                 else "no duplicates")  # fmt: skip
         title = Text(f"{self.agent}: ", style="bold")
         title.append(
-            f"{counted(len(report.groups), 'group')} of {counted(report.duplicates, 'duplicate')}"
-            f" at similarity ≥ {report.threshold:.2f} among {counted(report.facts, 'fact')} "
-            f"({report.superseded:,} superseded already); merges supersede as {report.writer}"
+            f"{found} at similarity ≥ {report.threshold:.2f} among {counted(report.facts, 'fact')}"
+            f" ({report.superseded:,} superseded already); merges supersede as {report.writer}"
         )
         if message.note:
             title.append(f"\n{message.note}", style="green")
@@ -141,11 +143,14 @@ class DuplicatesScreen(Screen[bool]):
             return
         keep_id = self.keep_of(group)
         keep = next(f for f in group.facts if f.memory_id == keep_id)
+        # The content gets what the other columns leave of the width (2 a column padding).
+        width = max(24, self.size.width - 4 - max(len(f.memory_id) for f in group.facts)
+                    - 16 - 2 * 4 - 2)  # fmt: skip
         for fact in group.facts:
             kept = fact.memory_id == keep_id
-            facts.add_row(Text("keep", style="bold green") if kept else "",
-                          "" if kept else f"{group.score_with(keep, fact):.2f}",
-                          fact.memory_id, fact.created_at[:16], _short(fact.content, 44),
+            score = f"{group.score_with(keep, fact):.2f}"
+            facts.add_row(Text("keep", style="bold green") if kept else score, fact.memory_id,
+                          fact.created_at[:16], _short(fact.content, width),
                           key=fact.memory_id)  # fmt: skip
 
     @on(DataTable.RowHighlighted, "#groups")
@@ -201,6 +206,7 @@ class DuplicatesScreen(Screen[bool]):
         if result is None:
             return
         self.wrote = True
+        self.app.store_watch.accept([self.store])  # type: ignore[attr-defined]  # our own write
         self.last_merge = result.backup
         self.kept.clear()
         note = (f"merged {counted(len(result.plan.others), 'fact')} into "
@@ -226,6 +232,7 @@ class DuplicatesScreen(Screen[bool]):
 
     def on_duplicates_screen_undone(self, message: Undone) -> None:
         self.wrote = True
+        self.app.store_watch.accept([self.store])  # type: ignore[attr-defined]
         removed = sum(table.removed for table in message.result.tables.values())
         note = f"merge taken back: {counted(removed, 'edge')} removed, the facts as they were"
         self.notify(note, title="Undone")

@@ -30,15 +30,21 @@ def _short(value: object, width: int = 60) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def _id(memory_id: str) -> str:
+    """A long id cut to its first 8 characters (the full ids are on the screen behind)."""
+    return memory_id if len(memory_id) <= 12 else memory_id[:8] + "…"
+
+
 def plan_rows(plan: MergePlan) -> list[tuple[str, str, str]]:
     """One row per edge added and per value changed, as the preview lists them."""
     rows = []
     for edge in plan.edges:
         values = ", ".join(f"{name}={_short(value, 40)!s}" for name, value in edge.properties)
-        rows.append(("+ edge", f"{edge.rel} {edge.source} → {edge.target}", values))
+        rows.append(("+ edge", f"{edge.rel} {_id(edge.source)} → {_id(edge.target)}",
+                     _short(values, 64)))  # fmt: skip
     for change in plan.changes:
-        rows.append(("~ value", f"{change.memory_id}.{change.column}",
-                     f"{_short(change.before, 30)} → {_short(change.after, 40)}"))  # fmt: skip
+        rows.append(("~ value", f"{_id(change.memory_id)} {change.column}",
+                     f"{_short(change.before, 24)} → {_short(change.after, 37)}"))  # fmt: skip
     return rows
 
 
@@ -57,7 +63,7 @@ class MergeModal(ModalScreen[MergeResult | None]):
     DEFAULT_CSS = """
     MergeModal { align: center middle; }
     MergeModal > Vertical {
-        width: 110; height: auto; max-height: 90%; border: thick $warning;
+        width: 118; max-width: 100%; height: auto; max-height: 90%; border: thick $warning;
         background: $surface; padding: 0 1;
     }
     MergeModal #merge-summary { margin: 1 0 0 0; }
