@@ -67,8 +67,9 @@ def run(args: argparse.Namespace) -> int:
             parts.append(f"{table.replaced:,} values put back")
         if table.already_there:
             parts.append(f"{table.already_there:,} already there (left as they are)")
-        if table.removed:
-            parts.append(f"{counted(table.removed, 'edge')} the merge added taken out")
+        removed = getattr(table, "removed", 0)  # a merge's undo (engine/merge_undo.py)
+        if removed:
+            parts.append(f"{counted(removed, 'edge')} the merge added taken out")
         if table.missing_endpoint:
             parts.append(f"{table.missing_endpoint:,} edges skipped (an endpoint is gone)")
         print(f"  {name}: " + ", ".join(parts))

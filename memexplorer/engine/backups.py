@@ -119,8 +119,6 @@ class TableRestore:
     already_there: int = 0
     missing_endpoint: int = 0
     replaced: int = 0
-    #: Edges a merge added that its undo took out.
-    removed: int = 0
 
 
 @dataclass(frozen=True)

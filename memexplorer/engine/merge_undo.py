@@ -12,6 +12,7 @@ is one transaction.
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,15 @@ from .rs_sqlite_schema import SEMANTIC_TABLE
 from .saved_rows import SavedTable
 from .sqlite_rows import replace_rows, save_rows
 
-__all__ = ["undo_merge"]
+__all__ = ["MergeRestore", "undo_merge"]
+
+
+@dataclass(frozen=True)
+class MergeRestore(TableRestore):
+    """What undo did with one table: besides the values put back, the edges the merge
+    added that it took out."""
+
+    removed: int = 0
 
 
 def _merge_record(record: BackupRecord) -> dict[str, Any]:
@@ -126,12 +135,12 @@ def _undo_sqlite(store: Path, merge: dict[str, Any], tables: list[SavedTable]) -
     return _counts(edges, changes)
 
 
-def _counts(edges: list[PlannedEdge], changes: list[PlannedChange]) -> dict[str, TableRestore]:
+def _counts(edges: list[PlannedEdge], changes: list[PlannedChange]) -> dict[str, MergeRestore]:
     """Facts whose values were put back, and per rel the edges taken out."""
-    counts = {"facts": TableRestore(replaced=len({c.memory_id for c in changes}))}
+    counts = {"facts": MergeRestore(replaced=len({c.memory_id for c in changes}))}
     for edge in edges:
-        before = counts.get(edge.rel, TableRestore())
-        counts[edge.rel] = TableRestore(removed=before.removed + 1)
+        before = counts.get(edge.rel, MergeRestore())
+        counts[edge.rel] = MergeRestore(removed=before.removed + 1)
     return counts
 
 

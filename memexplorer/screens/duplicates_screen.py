@@ -233,7 +233,7 @@ class DuplicatesScreen(Screen[bool]):
     def on_duplicates_screen_undone(self, message: Undone) -> None:
         self.wrote = True
         self.app.store_watch.accept([self.store])  # type: ignore[attr-defined]
-        removed = sum(table.removed for table in message.result.tables.values())
+        removed = sum(getattr(t, "removed", 0) for t in message.result.tables.values())
         note = f"merge taken back: {counted(removed, 'edge')} removed, the facts as they were"
         self.notify(note, title="Undone")
         self.find(note)

@@ -143,3 +143,38 @@ def test_rust_graphdb_store_is_not_upgraded(rust_graphdb_home: Path, tmp_path: P
     with pytest.raises(StoreUpgradeRequired):
         merge_facts(plan, home=tmp_path / "home")
     assert dump(store) == before
+
+
+@needs_ladybug
+def test_rust_graphdb_store_of_the_installed_ladybug(tmp_path: Path):
+    """A graph_db the installed ladybug can write, made with amplihack-rs's DDL and node
+    statement (tests/fixtures/rust_graphdb_statements.py): the merge is the import's
+    SUPERSEDES statement, nothing else; undo gives the dump back."""
+    from fixtures.rust_graphdb_statements import CREATE_SEMANTIC, HIERARCHICAL_SCHEMA
+
+    store = tmp_path / "home/.amplihack/hierarchical_memory/rs-agent/graph_db"
+    store.parent.mkdir(parents=True)
+    with open_graph_store(store, read_only=False, create="ladybug") as graph:
+        for statement in HIERARCHICAL_SCHEMA:
+            graph.execute(statement)
+        for memory_id, day in (("old", 1), ("new", 2)):
+            graph.execute(CREATE_SEMANTIC, {
+                "memory_id": memory_id, "concept": "region", "confidence": 0.9,
+                "content": "Deploys go to eu-west-1", "source_id": "", "agent_id": "rs-agent",
+                "tags": "[]", "metadata": "{}", "created_at": f"2026-01-0{day}T00:00:00+00:00",
+                "entity_name": "",
+            })  # fmt: skip
+    before = dump(store)
+    plan = preview_merge(store, "rs-agent", "new", ["old"])
+    assert plan.writer == "amplihack-rs"
+    result = merge_facts(plan, home=tmp_path / "home/.amplihack")
+    after = dump(store)
+    # Same words (0.5), no tags (0), same concept (0.3): 0.80.
+    assert after["SUPERSEDES"] == [json.dumps({
+        "_from": "new", "_from_table": "SemanticMemory", "_to": "old",
+        "_to_table": "SemanticMemory", "reason": "Merged duplicate (similarity 0.80)",
+        "temporal_delta": ""}, sort_keys=True)]  # fmt: skip
+    assert after["TRANSITIONED_TO"] == before["TRANSITIONED_TO"] == []
+    assert after["SemanticMemory"] == before["SemanticMemory"]
+    restore_backup(result.backup.path)
+    assert dump(store) == before
