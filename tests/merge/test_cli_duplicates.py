@@ -80,3 +80,20 @@ def test_bad_threshold_is_a_usage_error(home: Path, value: str, capsys):
 def test_unknown_fact_exits_2(home: Path, capsys):
     assert main(["merge", AGENT, "a3", "nope", "--home", str(home), "--yes"]) == 2
     assert "No fact nope of agent ops" in capsys.readouterr().err
+
+
+def test_duplicates_and_merge_on_a_rust_sqlite_store(rust_sqlite_home: Path, capsys):
+    """--store naming amplihack-rs's <agent>.db: its writer is named, the merge writes the
+    import's supersedes_edges row, restore takes it out again."""
+    store = rust_sqlite_home / "home/.amplihack/hierarchical_memory/ops-agent.db"
+    report = _json(capsys, ["duplicates", "ops-agent", "--store", str(store), "--threshold",
+                            "0.3", "--json"])  # fmt: skip
+    assert (report["engine"], report["writer"]) == ("sqlite", "amplihack-rs")
+    group = report["groups"][0]["facts"]
+    before = dump(store)
+    result = _json(capsys, ["merge", "ops-agent", group[0]["memory_id"], group[1]["memory_id"],
+                            "--store", str(store), "--yes", "--json"])  # fmt: skip
+    assert [e["rel"] for e in result["edges"]] == ["SUPERSEDES"]
+    assert len(dump(store)["supersedes_edges"]) == len(before["supersedes_edges"]) + 1
+    assert main(["restore", result["backup"], "--yes"]) == 0
+    assert dump(store) == before
