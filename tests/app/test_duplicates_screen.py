@@ -136,3 +136,29 @@ async def test_escape_in_the_preview_writes_nothing(planted_home):
         await settle(pilot)
         assert isinstance(app.screen, DuplicatesScreen)
     assert dump(store) == before
+
+
+async def test_merge_and_undo_while_the_store_is_in_writing_mode(planted_home):
+    """The app holds the store's write gate in writing mode: the merge and its undo
+    enter it again (same process) and the store stays in writing mode."""
+    store = _store(planted_home)
+    before = dump(store)
+    app = create_app(planted_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("w", "y")
+        await settle(pilot)
+        assert app.browsers.writing(store)
+        screen = await _open(pilot)
+        await pilot.press("m")
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot)
+        assert screen.last_merge is not None
+        assert len(dump(store)["SUPERSEDES"]) == 2
+        await pilot.press("u")
+        await settle(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.browsers.writing(store)
+    assert dump(store) == before
