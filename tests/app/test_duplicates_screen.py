@@ -162,3 +162,29 @@ async def test_merge_and_undo_while_the_store_is_in_writing_mode(planted_home):
         await settle(pilot)
         assert app.browsers.writing(store)
     assert dump(store) == before
+
+
+async def test_the_backups_screen_takes_a_merge_back(planted_home):
+    """A merge made earlier (here from the CLI's engine call) is undone from Backups (b):
+    the confirmation says what restoring a merge does."""
+    from memexplorer.engine.merge import merge_facts, preview_merge
+    from memexplorer.screens.backups_screen import BackupsScreen, ConfirmRestore
+
+    store = _store(planted_home)
+    before = dump(store)
+    merge_facts(preview_merge(store, AGENT, "a3", ["a2", "a1"]), home=planted_home)
+    app = create_app(planted_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("b")
+        await settle(pilot)
+        assert isinstance(app.screen, BackupsScreen)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmRestore)
+        text = str(app.screen.query_one("#what").render())
+        assert text.startswith("Take back the merge of ") and "remove the edges it added" in text
+        await pilot.press("y")
+        await settle(pilot)
+        assert isinstance(app.screen, BackupsScreen)
+    assert dump(store) == before
