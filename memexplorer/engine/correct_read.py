@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .agent_memory import agent_store_path
-from .correct_plan import CorrectionPlan, CorrectionRequest
+from .correct_plan import CorrectionPlan, CorrectionRequest, OldFact
 from .correct_rules import (
     Fact,
     library_writes,
@@ -32,17 +32,38 @@ from .retrieval_rs_sqlite import rs_query_store
 from .stores import sniff
 from .temporal import temporal_index_of
 
-__all__ = ["correction_request", "correction_store", "plan_correction"]
+__all__ = ["correction_request", "correction_store", "fact_to_correct", "plan_correction"]
 
-_GRAPH_FACTS = """
+_GRAPH_COLUMNS = "m.memory_id, m.concept, m.content, m.confidence, m.tags, m.metadata, m.created_at"
+_GRAPH_FACTS = f"""
     MATCH (m:SemanticMemory) WHERE m.agent_id = $agent
-    RETURN m.memory_id, m.concept, m.content, m.confidence, m.tags, m.metadata, m.created_at
-    ORDER BY offset(id(m))
+    RETURN {_GRAPH_COLUMNS} ORDER BY offset(id(m))
 """
-_SQLITE_FACTS = (
-    "SELECT memory_id, concept, content, confidence, tags, metadata, created_at "
-    "FROM semantic_memories WHERE agent_id = ? ORDER BY rowid"
+_GRAPH_FACT = f"""
+    MATCH (m:SemanticMemory) WHERE m.agent_id = $agent AND m.memory_id = $id
+    RETURN {_GRAPH_COLUMNS}
+"""
+_SQLITE_COLUMNS = "memory_id, concept, content, confidence, tags, metadata, created_at"
+_SQLITE_FACTS = f"SELECT {_SQLITE_COLUMNS} FROM semantic_memories WHERE agent_id = ? ORDER BY rowid"
+_SQLITE_FACT = (
+    f"SELECT {_SQLITE_COLUMNS} FROM semantic_memories WHERE agent_id = ? AND memory_id = ?"
 )
+
+
+def fact_to_correct(store: Path, agent: str, memory_id: str) -> OldFact:
+    """The fact as it is now (to fill in the correction's form), read-only."""
+    if sniff(store).engine == "sqlite":
+        connection = open_sqlite_readonly(store)
+        try:
+            rows = connection.execute(_SQLITE_FACT, (agent, memory_id)).fetchall()
+        finally:
+            connection.close()
+    else:
+        with HierarchicalMemory(agent, store, mode="read") as memory:
+            rows = memory.graph.rows(_GRAPH_FACT, {"agent": agent, "id": memory_id})
+    if not rows:
+        raise InvalidInputError(f"No fact {memory_id} of agent {agent} in {store}")
+    return old_fact(_fact(rows[0]))
 
 
 def correction_store(agent: str, store: str | Path | None, home: str | Path | None) -> Path:
