@@ -13,6 +13,7 @@ from pathlib import Path
 
 __all__ = [
     "AgentNameError",
+    "CheckpointInProgressError",
     "CompactionError",
     "CorruptStoreError",
     "EngineCacheError",
@@ -190,6 +191,14 @@ class StoreLockedError(StoreError):
         "Another process (probably a running agent) holds this store for writing. "
         "Stop that process, or retry when it has finished; memexplorer did not touch the file."
     )
+
+
+class CheckpointInProgressError(StoreLockedError):
+    """A writer's checkpoint is under way (its log and shadow pages are beside the
+    store), which a read-only open cannot replay. It lasts milliseconds unless the
+    writer stopped midway, so read-only opens wait for it a moment first."""
+
+    title = "A writer is checkpointing this store"
 
 
 class StoreBusyError(StoreError):

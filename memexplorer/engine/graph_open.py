@@ -9,10 +9,11 @@ release that can, and the command that installs it.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Literal
 
-from .exceptions import StoreNotFoundError, UnsupportedEngineError
+from .exceptions import CheckpointInProgressError, StoreNotFoundError, UnsupportedEngineError
 from .graph_store import GraphStore
 from .graphdb import KuzuStore
 from .ladybug_store import LadybugStore, ladybug_installed
@@ -168,7 +169,36 @@ def _open_cached(
     )  # fmt: skip
 
 
+#: How long a read-only open waits for a writer's checkpoint to finish (it takes
+#: milliseconds; a writer that stopped midway leaves it unfinished for good).
+CHECKPOINT_WAIT_S = 3.0
+
+
 def _open(
+    path: Path,
+    engine: str,
+    fmt: StoreFormat | None,
+    read_only: bool,
+    allow_upgrade: bool,
+    buffer_pool_size: int | None,
+    max_db_size: int,
+) -> GraphStore:
+    """Open with the engine; a read-only open that meets a checkpoint under way
+    (a writer closing the store: an undo, the agent itself) tries again until the
+    checkpoint is over or CHECKPOINT_WAIT_S has passed."""
+    deadline = time.monotonic() + CHECKPOINT_WAIT_S
+    while True:
+        try:
+            return _open_once(
+                path, engine, fmt, read_only, allow_upgrade, buffer_pool_size, max_db_size
+            )
+        except CheckpointInProgressError:
+            if not read_only or time.monotonic() >= deadline:
+                raise
+            time.sleep(0.05)
+
+
+def _open_once(
     path: Path,
     engine: str,
     fmt: StoreFormat | None,

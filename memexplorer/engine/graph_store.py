@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
 from .exceptions import (
+    CheckpointInProgressError,
     CorruptStoreError,
     MemoryError,
     NotAStoreError,
@@ -185,7 +186,7 @@ def translate_open_error(path: Path, text: str, engine: str) -> StoreError:
     if "replay shadow pages" in text:
         # A checkpoint's shadow file is there: a writer is checkpointing right now,
         # or stopped in the middle of it. The store is not damaged.
-        return StoreLockedError(
+        return CheckpointInProgressError(
             path,
             "A writer's checkpoint is unfinished; a read-only open cannot replay it",
             hint="Retry in a moment if a writer is running; if one stopped midway, open "

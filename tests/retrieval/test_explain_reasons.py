@@ -10,25 +10,15 @@ from memexplorer.engine.hierarchical_memory import HierarchicalMemory
 from memexplorer.engine.hierarchical_schema import create_schema
 from memexplorer.engine.retrieval_explain import explain_retrieval
 
-AGENT = "agent"
+from .hand_built import AGENT, add_edge, add_fact
 
 
 def _fact(graph, fact_id: str, content: str, confidence: float, entity: str = "") -> None:
-    graph.execute(
-        "CREATE (:SemanticMemory {memory_id: $id, concept: 'c', content: $content, "
-        "confidence: $confidence, source_id: '', agent_id: $agent, tags: '[]', "
-        "metadata: '{}', created_at: $id, entity_name: $entity})",
-        {"id": fact_id, "content": content, "confidence": confidence, "agent": AGENT,
-         "entity": entity},
-    )  # fmt: skip
+    add_fact(graph, fact_id, content, confidence, created=fact_id, entity=entity)
 
 
 def _edge(graph, source: str, target: str, weight: float) -> None:
-    graph.execute(
-        "MATCH (a:SemanticMemory {memory_id: $a}), (b:SemanticMemory {memory_id: $b}) "
-        "CREATE (a)-[:SIMILAR_TO {weight: $w, metadata: ''}]->(b)",
-        {"a": source, "b": target, "w": weight},
-    )
+    add_edge(graph, "SIMILAR_TO", source, target, weight=weight, metadata="")
 
 
 @pytest.fixture(scope="module")

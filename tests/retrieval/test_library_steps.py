@@ -30,34 +30,19 @@ from memexplorer.engine.library_queries import (
 )
 from memexplorer.engine.retrieval_library import LibraryRetriever
 
-AGENT = "agent"
+from .hand_built import AGENT, add_edge, add_fact
 
 
 def _fact(graph, fact_id: str, content: str, confidence: float, **extra: str) -> None:
-    values = {"tags": "[]", "metadata": "{}", "entity": ""} | extra
-    graph.execute(
-        "CREATE (:SemanticMemory {memory_id: $id, concept: 'c', content: $content, "
-        "confidence: $confidence, source_id: '', agent_id: $agent, tags: $tags, "
-        "metadata: $metadata, created_at: 'written ' + $id, entity_name: $entity})",
-        {"id": fact_id, "content": content, "confidence": confidence, "agent": AGENT,
-         **values},
-    )  # fmt: skip
+    add_fact(graph, fact_id, content, confidence, created=f"written {fact_id}", **extra)
 
 
 def _similar(graph, source: str, target: str, weight: float, metadata: str = "") -> None:
-    graph.execute(
-        "MATCH (a:SemanticMemory {memory_id: $a}), (b:SemanticMemory {memory_id: $b}) "
-        "CREATE (a)-[:SIMILAR_TO {weight: $w, metadata: $m}]->(b)",
-        {"a": source, "b": target, "w": weight, "m": metadata},
-    )
+    add_edge(graph, "SIMILAR_TO", source, target, weight=weight, metadata=metadata)
 
 
 def _supersedes(graph, newer: str, older: str, reason: str) -> None:
-    graph.execute(
-        "MATCH (a:SemanticMemory {memory_id: $a}), (b:SemanticMemory {memory_id: $b}) "
-        "CREATE (a)-[:SUPERSEDES {reason: $r, temporal_delta: ''}]->(b)",
-        {"a": newer, "b": older, "r": reason},
-    )
+    add_edge(graph, "SUPERSEDES", newer, older, reason=reason, temporal_delta="")
 
 
 def _write_store(graph) -> None:

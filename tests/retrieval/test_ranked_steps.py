@@ -22,27 +22,15 @@ from memexplorer.engine.hierarchical_memory import HierarchicalMemory
 from memexplorer.engine.hierarchical_schema import REL_TABLES, create_schema
 from memexplorer.engine.retrieval import Retriever, query_entities, query_keywords
 
-AGENT = "agent"
+from .hand_built import AGENT, add_edge, add_fact
 
 
 def _fact(graph, fact_id: str, content: str, confidence: float, **extra) -> None:
-    values = {"concept": "c", "entity": "", "created": "2026-01-01", "source": "",
-              "metadata": "{}"} | extra  # fmt: skip
-    graph.execute(
-        "CREATE (:SemanticMemory {memory_id: $id, concept: $concept, content: $content, "
-        "confidence: $confidence, source_id: $source, agent_id: $agent, tags: '[]', "
-        "metadata: $metadata, created_at: $created, entity_name: $entity})",
-        {"id": fact_id, "content": content, "confidence": confidence, "agent": AGENT, **values},
-    )
+    add_fact(graph, fact_id, content, confidence, **({"created": "2026-01-01"} | extra))
 
 
 def _rel(graph, rel: str, source: str, target: str, **props) -> None:
-    assignments = ", ".join(f"{name}: ${name}" for name in props)
-    graph.execute(
-        "MATCH (a:SemanticMemory {memory_id: $a}), (b:SemanticMemory {memory_id: $b}) "
-        f"CREATE (a)-[:{rel} {{{assignments}}}]->(b)",
-        {"a": source, "b": target, **props},
-    )
+    add_edge(graph, rel, source, target, **props)
 
 
 def _write_store(graph) -> None:
