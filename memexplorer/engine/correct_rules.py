@@ -57,10 +57,11 @@ _RS_PUNCTUATION = ".,;:!?()[]{}\"'"
 
 
 def store_writer(path: Path, engine: str, rel_tables: set[str]) -> Writer:
-    """Whose code writes this store: amplihack-rs for its SQLite and ``graph_db``
-    stores, memexplorer for graph stores with its TRANSITIONED_TO table, else the
-    Python library of the store's engine."""
-    if engine == "sqlite" or path.name == "graph_db":
+    """Whose code writes this store: amplihack-rs for its SQLite stores and its
+    LadybugDB ``graph_db`` (the lbug crate writes it), memexplorer for graph stores
+    with its TRANSITIONED_TO table (the demo home's Kuzu ``graph_db`` too), else
+    the Python library of the store's engine."""
+    if engine == "sqlite" or (path.name == "graph_db" and engine == "ladybug"):
         return "amplihack-rs"
     if "TRANSITIONED_TO" in rel_tables:
         return "memexplorer"

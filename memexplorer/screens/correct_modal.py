@@ -202,8 +202,13 @@ class CorrectModal(ModalScreen[CorrectOutcome | None]):
     def write(self, wish: CorrectionRequest, plan: CorrectionPlan) -> None:
         self.post_message(self.Written(correct_fact(plan, wish, home=self.home)))
 
+    def _own_write(self) -> None:
+        """Our write is no news from disk: the store watch takes the store as it is now."""
+        self.app.store_watch.accept([self.store])  # type: ignore[attr-defined]
+
     def on_correct_modal_written(self, message: Written) -> None:
         self.running = False
+        self._own_write()
         self.outcome = CorrectOutcome(message.result)
         for field in self.query(Input):
             field.disabled = True
@@ -226,6 +231,7 @@ class CorrectModal(ModalScreen[CorrectOutcome | None]):
 
     def on_correct_modal_undone(self, message: Undone) -> None:
         self.running = False
+        self._own_write()
         self.outcome.undone = message.result
         self._say(f"Undone: removed {message.result.node_id} and "
                   f"{message.result.edges_removed} edge(s). escape closes.")  # fmt: skip

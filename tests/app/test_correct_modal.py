@@ -98,8 +98,10 @@ async def test_correct_the_row_under_the_cursor_and_undo(home: Path) -> None:
         modal = await _preview(pilot, app)
         await pilot.press("ctrl+s")
         await settle(pilot)
+        assert app.store_watch.changed() == []  # the app's own write is no news from disk
         await pilot.press("ctrl+z")
         await settle(pilot)
+        assert app.store_watch.changed() == []
         assert modal.outcome.undone is not None
         assert "Undone" in str(modal.query_one("#summary", Static).render())
         await pilot.press("escape")

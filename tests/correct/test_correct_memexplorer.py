@@ -108,3 +108,26 @@ def test_the_chain_shows_the_correction_as_its_current_value(
     assert [s.current for s in chain.steps] == [False, False, True]
     assert chain.steps[-1].value == "7"
     assert chain.steps[-1].previous_value == "5"
+
+
+def test_the_demo_home_graph_db_is_memexplorer_s_own(tmp_path: Path) -> None:
+    """The demo home's Kuzu graph_db stores are memexplorer's (amplihack-rs's graph_db is
+    LadybugDB): the correction transitions from 12 to 10 and halves the old confidence."""
+    from memexplorer.engine.demo import write_demo_home
+
+    home = write_demo_home(tmp_path / ".amplihack")
+    store = home / "hierarchical_memory" / "ops-agent" / "graph_db"
+    with open_graph_store(store) as graph:
+        [[old_id, confidence]] = graph.rows(
+            "MATCH (m:SemanticMemory) WHERE m.content = $c RETURN m.memory_id, m.confidence",
+            {"c": "checkout-api runs 12 replicas in production"},
+        )
+    wish = correction_request(AGENT, old_id, "checkout-api runs 10 replicas in production")
+    plan = plan_correction(store, wish)
+    assert plan.writer == "memexplorer"
+    transition = next(e for e in plan.edges if e.rel == "TRANSITIONED_TO")
+    assert (transition.target, transition.properties["from_value"],
+            transition.properties["to_value"]) == (old_id, "10", "12")  # fmt: skip
+    lowered = plan.changes[0]
+    assert (lowered.memory_id, lowered.property, lowered.before, lowered.after) == (
+        old_id, "confidence", confidence, confidence / 2)  # fmt: skip
