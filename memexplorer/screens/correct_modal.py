@@ -195,16 +195,22 @@ class CorrectModal(ModalScreen[CorrectOutcome | None]):
             return
         self.running = True
         self._say("Backing up the store, then writing the correction…")
-        self.app.browsers.forget(self.store)  # type: ignore[attr-defined]
+        self._writing()
         self.write(*self.planned)
 
     @work(thread=True, exclusive=True, group="correct-write", exit_on_error=False)
     def write(self, wish: CorrectionRequest, plan: CorrectionPlan) -> None:
         self.post_message(self.Written(correct_fact(plan, wish, home=self.home)))
 
+    def _writing(self) -> None:
+        """The store's files move while we write: the store watch keeps quiet."""
+        self.app.writes_under_way.add(self.store)  # type: ignore[attr-defined]
+        self.app.browsers.forget(self.store)  # type: ignore[attr-defined]
+
     def _own_write(self) -> None:
         """Our write is no news from disk: the store watch takes the store as it is now."""
         self.app.store_watch.accept([self.store])  # type: ignore[attr-defined]
+        self.app.writes_under_way.discard(self.store)  # type: ignore[attr-defined]
 
     def on_correct_modal_written(self, message: Written) -> None:
         self.running = False
@@ -222,7 +228,7 @@ class CorrectModal(ModalScreen[CorrectOutcome | None]):
             return
         self.running = True
         self._say("Removing what the correction wrote…")
-        self.app.browsers.forget(self.store)  # type: ignore[attr-defined]
+        self._writing()
         self.undo(result.backup.path)
 
     @work(thread=True, exclusive=True, group="correct-undo", exit_on_error=False)
@@ -243,4 +249,6 @@ class CorrectModal(ModalScreen[CorrectOutcome | None]):
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if report_failed_worker(event):
             self.running = False
+            if event.worker.group in ("correct-write", "correct-undo"):
+                self._own_write()
             self._say("Nothing was changed by the step that failed (see the error).")

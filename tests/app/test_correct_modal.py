@@ -125,3 +125,22 @@ async def test_e_on_an_episode_says_only_facts_can_be_corrected(home: Path) -> N
         await settle(pilot)
         assert isinstance(app.screen, MainScreen)
         assert any("fact table" in n.message for n in app._notifications)
+
+
+async def test_a_store_the_app_is_writing_is_not_announced_as_changed(home: Path) -> None:
+    """A correction takes a moment (a whole-store backup, then the write): the 2 s look
+    at the stores' files must not announce the app's own write as news from disk."""
+    import os
+
+    store = _store(home)
+    app = create_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.writes_under_way.add(store)
+        os.utime(store, ns=(1, 1))
+        app.check_stores()
+        assert app.changed_stores == []
+        app.writes_under_way.discard(store)
+        os.utime(store, ns=(2, 2))
+        app.check_stores()
+        assert app.changed_stores == [store]
