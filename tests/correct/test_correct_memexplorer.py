@@ -131,3 +131,32 @@ def test_the_demo_home_graph_db_is_memexplorer_s_own(tmp_path: Path) -> None:
     lowered = plan.changes[0]
     assert (lowered.memory_id, lowered.property, lowered.before, lowered.after) == (
         old_id, "confidence", confidence, confidence / 2)  # fmt: skip
+
+
+def test_the_correction_writes_what_store_knowledge_writes(tmp_path: Path) -> None:
+    """On memexplorer's own store, its writer is the oracle: HierarchicalMemory's
+    store_knowledge with the same call, on a copy, adds the same rows and edges."""
+    import shutil
+
+    from memexplorer.engine.demo import write_demo_home
+
+    home = write_demo_home(tmp_path / "a" / ".amplihack")
+    store = home / "hierarchical_memory" / "ops-agent" / "graph_db"
+    twin = tmp_path / "b" / "graph_db"
+    twin.parent.mkdir()
+    shutil.copy(store, twin)
+    with open_graph_store(store) as graph:
+        [[old_id]] = graph.rows(
+            "MATCH (m:SemanticMemory) WHERE m.content = $c RETURN m.memory_id",
+            {"c": "checkout-api runs 12 replicas in production"},
+        )
+    wish = correction_request(AGENT, old_id, "checkout-api runs 10 replicas in production")
+    plan = plan_correction(store, wish)
+    before = dump_store(store)
+    correct_fact(plan, wish, home=tmp_path / "backups")
+    corrected = store_diff(before, dump_store(store))
+    with HierarchicalMemory(AGENT, twin) as memory:
+        memory.store_knowledge(**plan.call)
+    stored = store_diff(before, dump_store(twin))
+    assert (corrected["node"], corrected["changes"]) == (stored["node"], stored["changes"])
+    assert sorted(map(json.dumps, corrected["edges"])) == sorted(map(json.dumps, stored["edges"]))
