@@ -14,9 +14,11 @@ from textual.widgets import Input, Static
 
 from memexplorer.app import create_app
 from memexplorer.engine.backups import list_backups
+from memexplorer.screens.chain_screen import ChainScreen
 from memexplorer.screens.correct_modal import CorrectModal
 from memexplorer.screens.main_screen import MainScreen
 from memexplorer.screens.node_detail_screen import NodeDetailScreen, NodeRef
+from memexplorer.widgets.chain_timeline import ChainTimeline
 from memexplorer.widgets.node_table import TableSource
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -39,7 +41,7 @@ async def _preview(pilot, app) -> CorrectModal:
     return modal
 
 
-async def test_correct_a_fact_from_its_page_then_undo(home: Path) -> None:
+async def test_correct_a_fact_from_its_page_then_see_its_chain(home: Path) -> None:
     store = _store(home)
     before = dump_store(store)
     app = create_app(home)
@@ -70,6 +72,14 @@ async def test_correct_a_fact_from_its_page_then_undo(home: Path) -> None:
         assert isinstance(app.screen, NodeDetailScreen)
         node = app.screen.detail
         assert node is not None and ("SUPERSEDES", "in") in node.edges
+        await pilot.press("c")  # the old fact's chain: the correction is its current value
+        await settle(pilot)
+        timeline = app.screen.query_one(ChainTimeline)
+        assert isinstance(app.screen, ChainScreen)
+        newest = timeline.chain.steps[-1]
+        assert (newest.memory_id, newest.value, newest.current) == (
+            modal.outcome.result.plan.node_id, "8", True)  # fmt: skip
+        assert [s.current for s in timeline.chain.steps].count(True) == 1
     found = store_diff(before, dump_store(store))
     assert found["node"] == ORACLE["node"]
     assert sorted(json.dumps(e, sort_keys=True) for e in found["edges"]) == sorted(
