@@ -18,6 +18,7 @@ from typing import Any
 from .contradiction import detect_contradiction
 from .duplicates_grouping import DuplicateFact, concept_key
 from .exceptions import InvalidInputError
+from .hierarchical_memory import lowered_confidence
 from .hierarchical_schema import loads_json
 from .merge_store import StoreFacts, Writer
 from .similarity import compute_similarity
@@ -142,16 +143,15 @@ def _step(keep: DuplicateFact, other: DuplicateFact, score: float) -> MergeSuper
 
 
 def _lowered(other: DuplicateFact) -> list[PlannedChange]:
-    """What seed 003's step sets on the older fact (nothing if it was lowered before)."""
-    meta = loads_json(other.metadata, {})
-    if not isinstance(meta, dict) or "confidence_before_supersede" in meta:
+    """What seed 003's step sets on the older fact (nothing if it was lowered before):
+    :func:`.hierarchical_memory.lowered_confidence`, which the step itself calls."""
+    lowered = lowered_confidence(other.confidence, loads_json(other.metadata, {}))
+    if lowered is None:
         return []
-    after = json.dumps({**meta, "confidence_before_supersede": other.confidence})
     return [
-        PlannedChange(other.memory_id, "confidence", other.confidence,
-                      max(0.1, (other.confidence or 0.0) * 0.5)),
-        PlannedChange(other.memory_id, "metadata", other.metadata, after),
-    ]  # fmt: skip
+        PlannedChange(other.memory_id, "confidence", other.confidence, lowered[0]),
+        PlannedChange(other.memory_id, "metadata", other.metadata, json.dumps(lowered[1])),
+    ]
 
 
 def _edges(writer: Writer, step: MergeSupersession) -> list[PlannedEdge]:
