@@ -14,6 +14,7 @@ from .collector import collector_paused
 from .duplicates_grouping import DuplicateGroup, group_duplicates
 from .exceptions import InvalidInputError
 from .merge_store import Writer, merge_store_path, read_facts
+from .progress import TaskControl
 
 __all__ = ["DEFAULT_THRESHOLD", "DuplicatesReport", "check_threshold", "find_duplicates"]
 
@@ -68,15 +69,20 @@ class DuplicatesReport:
 
 
 def find_duplicates(
-    store: str | Path, agent: str, threshold: float = DEFAULT_THRESHOLD
+    store: str | Path,
+    agent: str,
+    threshold: float = DEFAULT_THRESHOLD,
+    control: TaskControl | None = None,
 ) -> DuplicatesReport:
     """The agent's groups of current facts of one concept scoring >= ``threshold``
-    pairwise (joined), read-only."""
+    pairwise (joined), read-only. ``control`` hears the facts read, then the facts
+    compared and pairs scored, and may stop the search between chunks of them
+    (:class:`.progress.OperationCancelled`)."""
     threshold = check_threshold(threshold)
     path = merge_store_path(store)
     with collector_paused():  # 100k facts' word sets: no stop-the-world scans meanwhile
-        read = read_facts(path, agent)
-        groups = group_duplicates(read.current(), threshold)
+        read = read_facts(path, agent, control)
+        groups = group_duplicates(read.current(), threshold, control)
     return DuplicatesReport(
         store=path,
         agent=agent,

@@ -6,33 +6,28 @@ compared only within one concept (its words, lowercased and spaced as
 :mod:`.temporal` keys concepts), so the concept term is the same for every pair
 of a concept: 1 when the concept keeps a word after the tokenizer, else 0.
 
-Comparing every pair would be quadratic; instead a pair is scored only if it can
-reach the threshold. A pair scores at most 0.5 x J + 0.2 + 0.3 x c (J the content
-words' Jaccard coefficient), so above 0.2 + 0.3 x c it needs J of at least
-``need``; two word sets with a Jaccard coefficient that high share a word among
-the first ``|A| - ceil(need x |A|) + 1`` of each, in one order of all words
-(prefix filtering: Chaudhuri, Ganti and Kaushik 2006; Bayardo et al. 2007).
-Only pairs sharing such a word (and passing the size and positional filters of
-:func:`_candidate_pairs`) are scored, exactly, by ``compute_similarity``'s own
+Comparing every pair would be quadratic; :mod:`.duplicates_candidates` picks the
+pairs that can reach the threshold (their tags give an exact bound on the words
+they need; an inverted index on words with prefix filtering finds pairs with that
+many words in common), and each is scored exactly, by ``compute_similarity``'s own
 formula on word sets split once per fact (:func:`.similarity.weighted_similarity`).
-At thresholds that low every pair of a concept is scored. Pairs that reach the
-threshold join their facts into one group (connected parts).
+Pairs that reach the threshold join their facts into one group (connected parts).
+A :class:`.progress.TaskControl` sees the facts compared and pairs scored, and
+can stop the search between chunks of them.
 """
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .duplicates_candidates import SLACK, Tally, candidate_pairs
+from .progress import TaskControl
 from .similarity import compute_similarity, tag_set, tokenize, weighted_similarity
 
 __all__ = ["DuplicateFact", "DuplicateGroup", "concept_key", "group_duplicates"]
-
-#: Slack under the bound, so a rounding error never drops a pair that qualifies.
-_SLACK = 1e-9
 
 
 def concept_key(concept: str) -> str:
@@ -98,46 +93,6 @@ def _newest_first(fact: DuplicateFact) -> tuple[str, str]:
     return (fact.created_at, fact.memory_id)
 
 
-def _candidate_pairs(words: list[set[str]], need: float) -> Iterable[tuple[int, int]]:
-    """Pairs of indexes whose word sets may have a Jaccard coefficient >= ``need``.
-
-    Each set's words in one order (rarest first); a pair must share a word among the
-    first ``|A| - ceil(need x |A|) + 1`` of each (prefix filter), have sizes within
-    ``need`` of each other (size filter), and keep enough words after each shared one
-    to reach ``need`` (positional filter, Xiao et al. 2008).
-    """
-    if need <= 0:
-        return ((i, j) for i in range(len(words)) for j in range(i + 1, len(words)))
-    frequency: dict[str, int] = defaultdict(int)
-    for found in words:
-        for word in found:
-            frequency[word] += 1
-    seen: dict[str, list[tuple[int, int]]] = defaultdict(list)
-    share = need / (1 + need)
-    pairs: list[tuple[int, int]] = []
-    for index, found in enumerate(words):
-        size = len(found)
-        if not size:
-            continue
-        ordered = sorted(found, key=lambda w: (frequency[w], w))
-        prefix = max(size - math.ceil(need * size) + 1, 1)
-        overlap: dict[int, int] = {}
-        for position, word in enumerate(ordered[:prefix]):
-            for other, other_position in seen[word]:
-                other_size = len(words[other])
-                if overlap.get(other, 0) < 0 or min(size, other_size) < need * max(
-                    size, other_size
-                ):
-                    continue
-                least = share * (size + other_size) - _SLACK
-                rest = min(size - position - 1, other_size - other_position - 1)
-                count = overlap.get(other, 0)
-                overlap[other] = count + 1 if count + 1 + rest >= least else -1
-            seen[word].append((index, position))
-        pairs += [(other, index) for other, count in overlap.items() if count > 0]
-    return sorted(pairs)
-
-
 def _parts(size: int, links: Iterable[tuple[int, int]]) -> list[list[int]]:
     parent = list(range(size))
 
@@ -157,36 +112,55 @@ def _parts(size: int, links: Iterable[tuple[int, int]]) -> list[list[int]]:
     return [found for found in members.values() if len(found) > 1]
 
 
-def _concept_groups(facts: list[DuplicateFact], threshold: float) -> list[DuplicateGroup]:
+def _concept_groups(facts: list[DuplicateFact], threshold: float, tally: Tally
+                    ) -> list[DuplicateGroup]:  # fmt: skip
     concept = tokenize(facts[0].concept)  # one concept key: the same words for all
-    need = (threshold - 0.2 - (0.3 if concept else 0.0)) / 0.5 - _SLACK
+    rest = threshold - (0.3 if concept else 0.0)
     words = [tokenize(fact.content) for fact in facts]
     tags = [tag_set(fact.tags) for fact in facts]
-    links: list[tuple[int, int, float]] = []
-    for i, j in _candidate_pairs(words, need):
+    links: dict[tuple[int, int], float] = {}
+    for a, b in candidate_pairs(words, tags, rest, tally):
+        i, j = (a, b) if a < b else (b, a)
+        if (i, j) in links:
+            continue
+        tally.scored += 1
+        if tally.scored % 4096 == 0:
+            tally.check()
+        shared = len(words[i] & words[j])  # most candidates fail on words alone: cheap
+        if 0.5 * shared / (len(words[i]) + len(words[j]) - shared or 1) < rest - 0.2 - SLACK:
+            continue
         score = weighted_similarity((words[i], words[j]), (tags[i], tags[j]), (concept, concept))
         if score >= threshold:
-            links.append((i, j, score))
+            links[(i, j)] = score
     groups = []
-    for part in _parts(len(facts), ((i, j) for i, j, _ in links)):
+    for part in _parts(len(facts), links):
         inside = set(part)
         members = sorted((facts[i] for i in part), key=_newest_first, reverse=True)
         pairs = tuple(
-            (facts[i].memory_id, facts[j].memory_id, score) for i, j, score in links if i in inside
+            (facts[i].memory_id, facts[j].memory_id, score)
+            for (i, j), score in sorted(links.items())
+            if i in inside
         )
         groups.append(DuplicateGroup(members[0].concept, tuple(members), pairs))
     return groups
 
 
-def group_duplicates(facts: Iterable[DuplicateFact], threshold: float) -> list[DuplicateGroup]:
-    """Groups of two or more facts, newest group first (by its newest fact)."""
+def group_duplicates(
+    facts: Iterable[DuplicateFact], threshold: float, control: TaskControl | None = None
+) -> list[DuplicateGroup]:
+    """Groups of two or more facts, newest group first (by its newest fact).
+
+    ``control`` hears the facts compared and pairs scored, and may stop the search
+    (:class:`.progress.OperationCancelled`)."""
     by_concept: dict[str, list[DuplicateFact]] = defaultdict(list)
     for fact in facts:
         by_concept[concept_key(fact.concept)].append(fact)
-    groups = [
-        group
-        for members in by_concept.values()
-        if len(members) > 1
-        for group in _concept_groups(members, threshold)
-    ]
+    tally = Tally(control, sum(len(members) for members in by_concept.values()))
+    groups: list[DuplicateGroup] = []
+    for members in by_concept.values():
+        tally.check()
+        if len(members) > 1:
+            groups += _concept_groups(members, threshold, tally)
+        tally.compared += len(members)
+    tally.check()
     return sorted(groups, key=lambda g: _newest_first(g.newest), reverse=True)

@@ -14,6 +14,7 @@ lowered), for a graph store that has one.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -25,6 +26,7 @@ from .graphdb import GraphStore
 from .hierarchical_schema import loads_json
 from .inspection import open_sqlite_readonly
 from .names import validate_agent_name
+from .progress import TaskControl, checkpoint
 from .rs_sqlite_schema import SEMANTIC_TABLE, is_rs_hierarchical
 from .stores import resolve_hierarchical_path, sniff
 from .temporal import temporal_index_of
@@ -80,7 +82,18 @@ class StoreFacts:
         return [fact for fact in self.facts if fact.memory_id not in self.superseded]
 
 
-def _fact(row: list[Any] | tuple[Any, ...]) -> DuplicateFact:
+def _facts(rows: Iterable[Sequence[Any]], control: TaskControl | None) -> tuple[DuplicateFact, ...]:
+    """The rows as facts; ``control`` hears the count and may stop the read between chunks."""
+    facts: list[DuplicateFact] = []
+    for row in rows:
+        if len(facts) % 2048 == 0:
+            checkpoint(control, "reading facts", len(facts), None, "facts")
+        facts.append(_fact(row))
+    checkpoint(control, "reading facts", len(facts), len(facts), "facts")
+    return tuple(facts)
+
+
+def _fact(row: Sequence[Any]) -> DuplicateFact:
     tags = loads_json(row[3], [])
     metadata = loads_json(row[6], {})
     return DuplicateFact(
@@ -112,11 +125,13 @@ def _require_hierarchical(graph: GraphStore, store: Path) -> None:
         )  # fmt: skip
 
 
-def read_graph_facts(graph: GraphStore, store: Path, engine: str, agent: str) -> StoreFacts:
+def read_graph_facts(
+    graph: GraphStore, store: Path, engine: str, agent: str, control: TaskControl | None = None
+) -> StoreFacts:
     """The agent's facts in an open Kuzu or LadybugDB hierarchical store."""
     _require_hierarchical(graph, store)
     rels = set(graph.rel_tables())
-    facts = tuple(_fact(row) for row in graph.rows(_GRAPH_FACTS, {"agent": agent}))
+    facts = _facts(graph.rows(_GRAPH_FACTS, {"agent": agent}), control)
     superseded: dict[str, str] = {}
     if "SUPERSEDES" in rels:
         for old, new in graph.rows(_GRAPH_SUPERSEDED, {"agent": agent}):
@@ -129,7 +144,9 @@ def read_graph_facts(graph: GraphStore, store: Path, engine: str, agent: str) ->
     return StoreFacts(store, engine, writer, facts, superseded, transitions)
 
 
-def read_sqlite_facts(connection: sqlite3.Connection, store: Path, agent: str) -> StoreFacts:
+def read_sqlite_facts(
+    connection: sqlite3.Connection, store: Path, agent: str, control: TaskControl | None = None
+) -> StoreFacts:
     """The agent's facts in amplihack-rs's SQLite hierarchical store."""
     names = {r[0] for r in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     if not is_rs_hierarchical(names):
@@ -137,7 +154,7 @@ def read_sqlite_facts(connection: sqlite3.Connection, store: Path, agent: str) -
             store, "Duplicates are found in hierarchical stores; this SQLite file is not one",
             hint="Name an agent's hierarchical_memory/<agent>.db or its graph store.",
         )  # fmt: skip
-    facts = tuple(_fact(row) for row in connection.execute(_SQLITE_FACTS, (agent,)))
+    facts = _facts(connection.execute(_SQLITE_FACTS, (agent,)), control)
     superseded: dict[str, str] = {}
     for old, new in connection.execute(_SQLITE_SUPERSEDED, (agent,)):
         superseded.setdefault(str(old), str(new))
@@ -170,15 +187,16 @@ def merge_store_path(store: str | Path) -> Path:
     return path
 
 
-def read_facts(store: Path, agent: str) -> StoreFacts:
-    """The agent's facts, read from the store opened read-only."""
+def read_facts(store: Path, agent: str, control: TaskControl | None = None) -> StoreFacts:
+    """The agent's facts, read from the store opened read-only (``control``: see
+    :func:`.progress.checkpoint`)."""
     validate_agent_name(agent)
     fmt = sniff(store)
     if fmt.engine == "sqlite":
         connection = open_sqlite_readonly(store)
         try:
-            return read_sqlite_facts(connection, store, agent)
+            return read_sqlite_facts(connection, store, agent, control)
         finally:
             connection.close()
     with open_graph_store(store, read_only=True) as graph:
-        return read_graph_facts(graph, store, fmt.engine, agent)
+        return read_graph_facts(graph, store, fmt.engine, agent, control)

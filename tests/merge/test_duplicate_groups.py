@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from memexplorer.engine import duplicates_candidates
 from memexplorer.engine.duplicates import find_duplicates
 from memexplorer.engine.duplicates_grouping import DuplicateFact, group_duplicates
 from memexplorer.engine.exceptions import InvalidInputError
@@ -91,6 +92,65 @@ def _brute_force(facts: list[DuplicateFact], threshold: float) -> set[frozenset[
     for f in facts:
         parts.setdefault(root(f.memory_id), set()).add(f.memory_id)
     return {frozenset(p) for p in parts.values() if len(p) > 1}
+
+
+def _random_facts(seed: int, count: int = 40) -> list[DuplicateFact]:
+    rng = random.Random(seed)
+    words = [f"w{i}" for i in range(14)]
+    return [
+        DuplicateFact(
+            memory_id=f"f{i}",
+            concept=rng.choice(["alpha", "Alpha", "beta gamma", "the"]),
+            content=" ".join(rng.sample(words, rng.randint(0, 6))),
+            tags=tuple(rng.sample(["x", "y", "z", "q"], rng.randint(0, 3))),
+            confidence=0.5,
+            created_at=f"2026-01-01T00:00:{i:02d}",
+        )
+        for i in range(count)
+    ]
+
+
+def _pruned(facts: list[DuplicateFact], threshold: float) -> set[frozenset[str]]:
+    return {frozenset(f.memory_id for f in g.facts) for g in group_duplicates(facts, threshold)}
+
+
+def _bounds(facts: list[DuplicateFact]) -> list[float]:
+    """Every score a pair of one concept reaches (a threshold exactly at a pair's
+    score is where a bound that is off by a hair drops it), the float just above
+    each, and the points where a term of the similarity starts or stops counting."""
+    scores = {
+        compute_similarity(a.as_node(), b.as_node())
+        for i, a in enumerate(facts)
+        for b in facts[i + 1 :]
+        if a.concept.lower() == b.concept.lower()
+    }
+    found = {s for s in scores if s > 0} | {math.nextafter(s, 2.0) for s in scores}
+    found |= {0.05, 0.2, 0.3, 0.5, 0.7, 0.8, 0.9, 1.0}
+    return sorted(t for t in found if 0 < t <= 1)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_pruned_groups_equal_every_pair_at_every_bound(seed: int):
+    """At each score a pair reaches (and just above it) the pruned search finds
+    exactly the groups of scoring every pair."""
+    facts = _random_facts(seed)
+    for threshold in _bounds(facts):
+        found = {
+            frozenset(f.memory_id for f in g.facts) for g in group_duplicates(facts, threshold)
+        }
+        assert found == _brute_force(facts, threshold), threshold
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_one_bound_for_many_tag_classes_is_exact_too(seed: int, monkeypatch):
+    """Past CLASS_PAIR_LIMIT pairs of tag classes, one bound (tags at most 1) is used."""
+    monkeypatch.setattr(duplicates_candidates, "CLASS_PAIR_LIMIT", 0)
+    facts = _random_facts(seed + 100)
+    for threshold in _bounds(facts):
+        found = {
+            frozenset(f.memory_id for f in g.facts) for g in group_duplicates(facts, threshold)
+        }
+        assert found == _brute_force(facts, threshold), threshold
 
 
 @pytest.mark.parametrize("seed", range(6))
