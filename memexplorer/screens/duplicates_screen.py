@@ -3,11 +3,15 @@
 The groups come from :func:`memexplorer.engine.duplicates.find_duplicates` at a
 threshold the operator moves with ``[`` and ``]``; ``m`` previews and merges the
 group under the cursor (:class:`.merge_modal.MergeModal`), keeping its newest fact
-or the one chosen with ``k``; ``u`` takes the last merge back.
+or the one chosen with ``k``, and superseding the others ``space`` left in;
+``u`` takes the last merge back. The search runs in a thread worker that shows
+its progress; ``escape`` stops it (the engine looks at its cancel token between
+chunks) and a new threshold stops it and searches again.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,20 +22,24 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
-from textual.worker import Worker
+from textual.worker import Worker, WorkerState
 
 from memexplorer.app_commands import bindings_for
 from memexplorer.engine.backups import BackupRecord, RestoreResult
 from memexplorer.engine.duplicates import DEFAULT_THRESHOLD, DuplicatesReport, find_duplicates
 from memexplorer.engine.duplicates_grouping import DuplicateGroup
 from memexplorer.engine.merge import MergeResult
+from memexplorer.engine.progress import OperationCancelled, ProgressStep, TaskControl
 from memexplorer.session_mode import write_action
 from memexplorer.wording import counted
 
 from .error_modal import report_failed_worker
+from .merge_choice import MergeChoice
 from .node_detail_screen import NodeRef
 
 _STEP = 0.05
+#: Seconds between two progress lines: the engine reports far more often.
+_PROGRESS_EVERY = 0.1
 
 
 def _short(text: str, width: int = 64) -> str:
@@ -48,8 +56,10 @@ class DuplicatesScreen(Screen[bool]):
         "tags, 0.3 x concept) is at least the threshold, grouped, newest group first. "
         "**[** and **]** move the threshold. **m** merges the group under the cursor: its "
         "kept fact (the newest, or the one chosen with **k**) supersedes the others as the "
-        "store's own writer supersedes a fact, after a preview and a backup; **u** takes "
-        "the last merge back. Facts superseded already are not listed."
+        "store's own writer supersedes a fact, after a preview and a backup; **space** "
+        "leaves the fact under the cursor out of the merge (or puts it back: [x] in, [ ] "
+        "out); **u** takes the last merge back. Facts superseded already are not listed. "
+        "**escape** stops a search that runs (else closes); **r** searches again."
     )
     BINDINGS = bindings_for("duplicates")
     DEFAULT_CSS = """
@@ -63,6 +73,12 @@ class DuplicatesScreen(Screen[bool]):
     class Found(Message):
         report: DuplicatesReport
         note: str = ""
+        search: int = 0
+
+    @dataclass
+    class Progress(Message):
+        search: int
+        step: ProgressStep
 
     @dataclass
     class Undone(Message):
@@ -74,10 +90,14 @@ class DuplicatesScreen(Screen[bool]):
         self.store, self.agent, self.home = store, agent, home
         self.threshold = threshold
         self.report: DuplicatesReport | None = None
-        #: The fact kept per group (by the group's newest id), when not the newest.
-        self.kept: dict[str, str] = {}
+        #: The fact kept and the facts left out, per group.
+        self.choice = MergeChoice()
         self.last_merge: BackupRecord | None = None
         self.wrote = False
+        self.control: TaskControl | None = None
+        #: Each search's number: a late answer of a search stopped or replaced is dropped.
+        self.search = 0
+        self.searching = False
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -90,21 +110,75 @@ class DuplicatesScreen(Screen[bool]):
     def on_mount(self) -> None:
         self.sub_title = f"duplicates · {self.agent} · {self.store}"
         self.query_one("#groups", DataTable).add_columns("concept", "facts", "newest")
-        self.query_one("#facts", DataTable).add_columns("sim.", "memory_id", "created",
+        self.query_one("#facts", DataTable).add_columns("in", "sim.", "memory_id", "created",
                                                         "content")  # fmt: skip
         self.find()
 
-    @work(thread=True, exclusive=True, group="duplicates", exit_on_error=False)
+    # -- the search ----------------------------------------------------------------------
     def find(self, note: str = "") -> None:
-        self.post_message(self.Found(find_duplicates(self.store, self.agent, self.threshold),
-                                     note))  # fmt: skip
+        """Stop a search that runs, clear the groups, search at the threshold."""
+        self.stop(quiet=True)
+        self.search += 1
+        search, last = self.search, [0.0]
+
+        def heard(step: ProgressStep) -> None:  # on the worker's thread
+            now = time.monotonic()
+            if now - last[0] >= _PROGRESS_EVERY or step.done == step.total:
+                last[0] = now
+                self.post_message(self.Progress(search, step))
+
+        self.control = TaskControl(heard)
+        self.searching = True
+        self.report = None
+        self.query_one("#groups", DataTable).clear()
+        self.query_one("#facts", DataTable).clear()
+        self._title(f"looking for duplicates at similarity ≥ {self.threshold:.2f}… "
+                    "(escape stops)")  # fmt: skip
+        self.run_find(self.threshold, note, self.control, search)
+
+    @work(thread=True, exclusive=True, group="duplicates-find", exit_on_error=False)
+    def run_find(self, threshold: float, note: str, control: TaskControl, search: int) -> None:
+        try:
+            report = find_duplicates(self.store, self.agent, threshold, control)
+        except OperationCancelled:
+            if not control.cancelled:
+                raise
+            return  # a stop the operator asked for is no error
+        self.post_message(self.Found(report, note, search))
+
+    def stop(self, quiet: bool = False) -> bool:
+        """Cancel the running search; True if one was running."""
+        if not self.searching or self.control is None:
+            return False
+        self.control.cancel()
+        self.searching = False
+        if not quiet:
+            self._title(f"stopped at similarity ≥ {self.threshold:.2f}: no groups "
+                        "(r searches again, [ and ] at another threshold)")  # fmt: skip
+        return True
+
+    def _title(self, text: str) -> None:
+        title = Text(f"{self.agent}: ", style="bold")
+        self.query_one("#dup-title", Static).update(title.append(text))
+
+    def on_duplicates_screen_progress(self, message: Progress) -> None:
+        if message.search != self.search or not self.searching:
+            return
+        step = message.step
+        done = (f"{step.done:,} of {step.total:,} {step.unit}" if step.total
+                else f"{step.done:,} {step.unit}")  # fmt: skip
+        self._title(f"looking for duplicates at similarity ≥ {self.threshold:.2f}: "
+                    f"{step.stage} · {done}… (escape stops)")  # fmt: skip
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group == "duplicates-find" and event.state == WorkerState.ERROR:
+            self.searching = False
         report_failed_worker(event)
 
     def on_duplicates_screen_found(self, message: Found) -> None:
-        if message.report.threshold != self.threshold:
-            return  # an answer for a threshold since moved
+        if message.search != self.search:
+            return  # an answer of a search since stopped or replaced
+        self.searching = False
         report = self.report = message.report
         groups = self.query_one("#groups", DataTable)
         groups.clear()
@@ -132,25 +206,25 @@ class DuplicatesScreen(Screen[bool]):
         row = self.query_one("#groups", DataTable).cursor_row
         return self.report.groups[min(max(row, 0), len(self.report.groups) - 1)]
 
-    def keep_of(self, group: DuplicateGroup) -> str:
-        return self.kept.get(group.newest.memory_id, group.newest.memory_id)
-
     def show_group(self) -> None:
         facts = self.query_one("#facts", DataTable)
         facts.clear()
         group = self.group()
         if group is None:
             return
-        keep_id = self.keep_of(group)
+        keep_id = self.choice.keep_of(group)
         keep = next(f for f in group.facts if f.memory_id == keep_id)
         # The content gets what the other columns leave of the width (2 a column padding).
         width = max(24, self.size.width - 4 - max(len(f.memory_id) for f in group.facts)
-                    - 16 - 2 * 4 - 2)  # fmt: skip
+                    - 16 - 3 - 2 * 5 - 2)  # fmt: skip
         for fact in group.facts:
             kept = fact.memory_id == keep_id
             score = f"{group.score_with(keep, fact):.2f}"
-            facts.add_row(Text("keep", style="bold green") if kept else score, fact.memory_id,
-                          fact.created_at[:16], _short(fact.content, width),
+            chosen = self.choice.is_in(group, fact.memory_id)
+            mark = Text("[x]") if chosen else Text("[ ]", style="dim")
+            facts.add_row(mark, Text("keep", style="bold green") if kept else score,
+                          fact.memory_id, fact.created_at[:16],
+                          Text(_short(fact.content, width), style="" if chosen else "dim strike"),
                           key=fact.memory_id)  # fmt: skip
 
     @on(DataTable.RowHighlighted, "#groups")
@@ -172,16 +246,37 @@ class DuplicatesScreen(Screen[bool]):
         value = round(min(1.0, max(_STEP, self.threshold + step)), 2)
         if value != self.threshold:
             self.threshold = value
-            self.kept.clear()
+            self.choice.clear()
             self.find()
+
+    def action_search_again(self) -> None:
+        self.choice.clear()
+        self.find()
 
     def action_keep(self) -> None:
         group, memory_id = self.group(), self._fact_under_cursor()
         if group is None or memory_id is None:
             self.notify("Move to a fact of a group first", severity="warning")
             return
-        self.kept[group.newest.memory_id] = memory_id
+        self.choice.keep(group, memory_id)
+        self._redraw(memory_id)
+
+    def action_toggle(self) -> None:
+        group, memory_id = self.group(), self._fact_under_cursor()
+        if group is None or memory_id is None:
+            self.notify("Move to a fact of a group first", severity="warning")
+            return
+        if not self.choice.toggle(group, memory_id):
+            self.notify("The kept fact stays in the merge; keep another one first (k)",
+                        severity="warning")  # fmt: skip
+            return
+        self._redraw(memory_id)
+
+    def _redraw(self, memory_id: str) -> None:
+        """The group's facts drawn again, the cursor staying on ``memory_id``."""
         self.show_group()
+        facts = self.query_one("#facts", DataTable)
+        facts.move_cursor(row=facts.get_row_index(memory_id))
 
     def action_open_fact(self) -> None:
         memory_id = self._fact_under_cursor()
@@ -197,8 +292,11 @@ class DuplicatesScreen(Screen[bool]):
         if group is None:
             self.notify("No group to merge at this threshold", severity="warning")
             return
-        keep = self.keep_of(group)
-        others = [f.memory_id for f in group.facts if f.memory_id != keep]
+        keep, others = self.choice.keep_of(group), self.choice.others(group)
+        if not others:
+            self.notify("A merge needs at least two facts: the kept one and one more in the "
+                        "merge (space puts a fact back in)", severity="warning")  # fmt: skip
+            return
         modal = MergeModal(self.store, self.agent, keep, others, self.home)
         self.app.push_screen(modal, self._merged)
 
@@ -208,7 +306,7 @@ class DuplicatesScreen(Screen[bool]):
         self.wrote = True
         self.app.store_watch.accept([self.store])  # type: ignore[attr-defined]  # our own write
         self.last_merge = result.backup
-        self.kept.clear()
+        self.choice.clear()
         note = (f"merged {counted(len(result.plan.others), 'fact')} into "
                 f"{result.plan.keep.memory_id}; u takes it back")  # fmt: skip
         self.notify(f"{note} (backup {result.backup.path.name})", title="Merged")
@@ -221,6 +319,7 @@ class DuplicatesScreen(Screen[bool]):
                         severity="warning")  # fmt: skip
             return
         record, self.last_merge = self.last_merge, None
+        self.stop(quiet=True)
         self.app.browsers.forget(self.store)  # type: ignore[attr-defined]
         self.undo(record.path)
 
@@ -238,5 +337,6 @@ class DuplicatesScreen(Screen[bool]):
         self.notify(note, title="Undone")
         self.find(note)
 
-    def action_close(self) -> None:
-        self.dismiss(self.wrote)
+    def action_stop_or_close(self) -> None:
+        if not self.stop():
+            self.dismiss(self.wrote)

@@ -51,8 +51,8 @@ async def test_threshold_keys_regroup(planted_home):
         screen = await _open(pilot)
         # 0.85 by default: only the deploy-region group (1.0 and 0.9 pairs).
         assert _column(screen, "#groups", 0) == ["deploy region"]
-        assert _column(screen, "#facts", 1) == ["a3", "a2", "a1"]
-        assert _column(screen, "#facts", 0) == ["keep", "0.90", "0.90"]
+        assert _column(screen, "#facts", 2) == ["a3", "a2", "a1"]
+        assert _column(screen, "#facts", 1) == ["keep", "0.90", "0.90"]
         for _ in range(3):  # 0.80, 0.75, 0.70: b1-b2 (0.8) joins at 0.80
             await pilot.press("left_square_bracket")
             await settle(pilot)
@@ -66,7 +66,7 @@ async def test_threshold_keys_regroup(planted_home):
         await pilot.press("right_square_bracket", "right_square_bracket")
         await settle(pilot)
         assert screen.threshold == 1.0
-        assert _column(screen, "#facts", 1) == ["a2", "a1"]
+        assert _column(screen, "#facts", 2) == ["a2", "a1"]
         await pilot.press("f1")
         await settle(pilot)
         assert isinstance(app.screen, HelpScreen)
@@ -80,7 +80,7 @@ async def test_keep_merge_and_undo(planted_home):
         screen = await _open(pilot)
         await pilot.press("enter", "down", "k")  # keep a2 instead of the newest, a3
         await settle(pilot)
-        assert _column(screen, "#facts", 0) == ["0.90", "keep", "1.00"]
+        assert _column(screen, "#facts", 1) == ["0.90", "keep", "1.00"]
         await pilot.press("m")
         await settle(pilot)
         modal = app.screen

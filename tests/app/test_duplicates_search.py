@@ -1,0 +1,160 @@
+"""Pilot tests of the duplicates screen's search (a worker that shows its progress,
+stops on escape, and starts again when the threshold moves) and of choosing the
+facts a merge takes (space). The planted store's groups are in tests/merge/planted.py."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from conftest import SIZE, settle
+from merge.planted import AGENT, build_graph_store, dump
+from textual.pilot import Pilot
+from textual.widgets import DataTable
+from textual.worker import WorkerState
+
+from memexplorer.app import create_app
+from memexplorer.engine import duplicates
+from memexplorer.engine.duplicates_grouping import DuplicateFact
+from memexplorer.screens.duplicates_screen import DuplicatesScreen
+from memexplorer.screens.main_screen import MainScreen
+from memexplorer.screens.merge_modal import MergeModal
+
+WORDS = [f"word{i}" for i in range(32)]
+
+
+@pytest.fixture
+def planted_home(tmp_path: Path) -> Path:
+    home = tmp_path / "home" / ".amplihack"
+    build_graph_store(home / "hierarchical_memory" / AGENT / "kuzu_db")
+    return home
+
+
+@pytest.fixture
+def big(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """While its one value is True, each search also compares 8,000 facts of one
+    concept (the real grouping, several seconds of it): a search long enough to stop."""
+    rng = random.Random(7)
+    extra = [
+        DuplicateFact(f"x{i}", "service config", " ".join(rng.sample(WORDS, 6)) + f" v{i % 50}",
+                      (rng.choice(WORDS[:5]),), 0.8, f"2025-01-01T{i:08d}")
+        for i in range(8000)
+    ]  # fmt: skip
+    switch = [True]
+    group = duplicates.group_duplicates
+
+    def grouped(facts, threshold, control=None):  # type: ignore[no-untyped-def]
+        return group(list(facts) + (extra if switch[0] else []), threshold, control)
+
+    monkeypatch.setattr(duplicates, "group_duplicates", grouped)
+    return switch
+
+
+async def _wait(pilot: Pilot, condition: Callable[[], bool], what: str, seconds: float = 30):
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what} did not happen within {seconds:.0f} s")
+        await pilot.pause(0.02)
+
+
+def _title(screen: DuplicatesScreen) -> str:
+    return str(screen.query_one("#dup-title").render())
+
+
+def _column(screen: DuplicatesScreen, table: str, column: int) -> list[str]:
+    grid = screen.query_one(table, DataTable)
+    return [str(grid.get_row_at(i)[column]) for i in range(grid.row_count)]
+
+
+def _searches(app) -> list:  # type: ignore[no-untyped-def]
+    return [w for w in app.workers if w.group == "duplicates-find"]
+
+
+async def _open_while_searching(pilot: Pilot) -> DuplicatesScreen:
+    await settle(pilot)
+    await pilot.press("d")
+    await _wait(pilot, lambda: isinstance(pilot.app.screen, DuplicatesScreen), "the screen")
+    screen = pilot.app.screen
+    assert isinstance(screen, DuplicatesScreen)
+    await _wait(pilot, lambda: "pairs scored" in _title(screen), "progress on screen")
+    return screen
+
+
+async def test_escape_stops_a_search_at_once_and_the_screen_stays(planted_home, big):
+    app = create_app(planted_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _open_while_searching(pilot)
+        assert "facts" in _title(screen) and "(escape stops)" in _title(screen)
+        control = screen.control
+        await pilot.press("escape")
+        pressed = time.monotonic()
+        await _wait(pilot, lambda: not any(w.is_running for w in _searches(app)), "the stop")
+        assert time.monotonic() - pressed < 0.5
+        assert control is not None and control.cancelled
+        assert app.screen is screen and "stopped" in _title(screen)
+        assert all(w.state == WorkerState.SUCCESS for w in _searches(app))  # no error modal
+        big[0] = False
+        await pilot.press("r")  # the screen still works: search again
+        await settle(pilot)
+        assert _column(screen, "#groups", 0) == ["deploy region"]
+        await pilot.press("escape")  # nothing runs: escape closes
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen)
+
+
+async def test_a_new_threshold_stops_the_search_and_starts_another(planted_home, big):
+    app = create_app(planted_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _open_while_searching(pilot)
+        first = screen.control
+        big[0] = False
+        for _ in range(3):  # 0.70: the Database pair (0.8) joins
+            await pilot.press("left_square_bracket")
+        assert first is not None and first.cancelled
+        await settle(pilot)
+        assert screen.threshold == 0.7
+        assert _column(screen, "#groups", 0) == ["Database", "deploy region"]
+        assert "≥ 0.70" in _title(screen)
+
+
+async def test_space_leaves_a_fact_out_of_the_merge(planted_home):
+    store = planted_home / "hierarchical_memory" / AGENT / "kuzu_db"
+    app = create_app(planted_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, DuplicatesScreen)
+        await pilot.press("enter", "space")  # on a3, the fact kept: it stays in
+        await settle(pilot)
+        assert _column(screen, "#facts", 0) == ["[x]", "[x]", "[x]"]
+        assert "kept fact stays" in str(list(app._notifications)[-1].message)
+        await pilot.press("down", "space")  # a2 out
+        await settle(pilot)
+        assert _column(screen, "#facts", 0) == ["[x]", "[ ]", "[x]"]
+        assert _column(screen, "#facts", 2) == ["a3", "a2", "a1"]
+        await pilot.press("m")
+        await settle(pilot)
+        modal = app.screen
+        assert isinstance(modal, MergeModal)
+        writes = modal.query_one("#writes", DataTable)
+        assert [str(writes.get_row_at(i)[1]) for i in range(writes.row_count)] == [
+            "SUPERSEDES a3 → a1"]  # fmt: skip
+        await pilot.press("y")
+        await settle(pilot)
+        edges = [(json.loads(e)["_from"], json.loads(e)["_to"]) for e in dump(store)["SUPERSEDES"]]
+        assert edges == [("a3", "a1")]
+        # a2 is still current and scores 0.90 with a3: the group is found again.
+        assert _column(screen, "#groups", 0) == ["deploy region"]
+        assert _column(screen, "#facts", 2) == ["a3", "a2"]
+        await pilot.press("enter", "down", "space", "m")  # only the kept fact left
+        await settle(pilot)
+        assert app.screen is screen
+        assert "at least two facts" in str(list(app._notifications)[-1].message)
+        assert len(dump(store)["SUPERSEDES"]) == 1
