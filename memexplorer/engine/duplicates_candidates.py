@@ -130,9 +130,20 @@ def _within_classes(
     words: list[set[str]], tags: list[set[str]], rest: float, tally: Tally
 ) -> Iterable[tuple[int, int]] | None:
     """Candidates among pairs whose tags meet, one exact bound per two classes;
-    None when there are too many pairs of classes."""
+    None when there are too many pairs of classes, or when tags alone let most
+    pairs through (scoring every pair once is cheaper then)."""
     members, links = _class_pairs(tags)
     if len(links) > CLASS_PAIR_LIMIT:
+        return None
+    size = len(words)
+    free = sum(
+        len(members[a]) * (len(members[a]) - 1) // 2
+        if a == b
+        else len(members[a]) * len(members[b])
+        for a, b, overlap in links
+        if _word_bound(rest, overlap) <= 0
+    )
+    if free * 2 >= size * (size - 1) // 2:
         return None
     found: list[Iterable[tuple[int, int]]] = []
     for a, b, overlap in links:

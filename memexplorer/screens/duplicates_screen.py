@@ -4,14 +4,12 @@ The groups come from :func:`memexplorer.engine.duplicates.find_duplicates` at a
 threshold the operator moves with ``[`` and ``]``; ``m`` previews and merges the
 group under the cursor (:class:`.merge_modal.MergeModal`), keeping its newest fact
 or the one chosen with ``k``, and superseding the others ``space`` left in;
-``u`` takes the last merge back. The search runs in a thread worker that shows
-its progress; ``escape`` stops it (the engine looks at its cancel token between
-chunks) and a new threshold stops it and searches again.
+``u`` takes the last merge back. The search runs in a worker
+(:class:`.duplicates_search.DuplicatesSearch`); ``escape`` stops it.
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,26 +18,21 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
-from textual.worker import Worker, WorkerState
 
 from memexplorer.app_commands import bindings_for
 from memexplorer.engine.backups import BackupRecord, RestoreResult
-from memexplorer.engine.duplicates import DEFAULT_THRESHOLD, DuplicatesReport, find_duplicates
+from memexplorer.engine.duplicates import DEFAULT_THRESHOLD
 from memexplorer.engine.duplicates_grouping import DuplicateGroup
 from memexplorer.engine.merge import MergeResult
-from memexplorer.engine.progress import OperationCancelled, ProgressStep, TaskControl
 from memexplorer.session_mode import write_action
 from memexplorer.wording import counted
 
-from .error_modal import report_failed_worker
+from .duplicates_search import DuplicatesSearch
 from .merge_choice import MergeChoice
 from .node_detail_screen import NodeRef
 
 _STEP = 0.05
-#: Seconds between two progress lines: the engine reports far more often.
-_PROGRESS_EVERY = 0.1
 
 
 def _short(text: str, width: int = 64) -> str:
@@ -47,7 +40,7 @@ def _short(text: str, width: int = 64) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-class DuplicatesScreen(Screen[bool]):
+class DuplicatesScreen(DuplicatesSearch):
     """The groups of one agent; dismissed with True when a merge (or undo) wrote."""
 
     COMMAND_SCOPE = "duplicates"
@@ -70,34 +63,17 @@ class DuplicatesScreen(Screen[bool]):
     """
 
     @dataclass
-    class Found(Message):
-        report: DuplicatesReport
-        note: str = ""
-        search: int = 0
-
-    @dataclass
-    class Progress(Message):
-        search: int
-        step: ProgressStep
-
-    @dataclass
     class Undone(Message):
         result: RestoreResult
 
     def __init__(self, store: Path, agent: str, home: Path,
                  threshold: float = DEFAULT_THRESHOLD) -> None:  # fmt: skip
-        super().__init__()
-        self.store, self.agent, self.home = store, agent, home
-        self.threshold = threshold
-        self.report: DuplicatesReport | None = None
+        super().__init__(store, agent, threshold)
+        self.home = home
         #: The fact kept and the facts left out, per group.
         self.choice = MergeChoice()
         self.last_merge: BackupRecord | None = None
         self.wrote = False
-        self.control: TaskControl | None = None
-        #: Each search's number: a late answer of a search stopped or replaced is dropped.
-        self.search = 0
-        self.searching = False
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -114,68 +90,7 @@ class DuplicatesScreen(Screen[bool]):
                                                         "content")  # fmt: skip
         self.find()
 
-    # -- the search ----------------------------------------------------------------------
-    def find(self, note: str = "") -> None:
-        """Stop a search that runs, clear the groups, search at the threshold."""
-        self.stop(quiet=True)
-        self.search += 1
-        search, last = self.search, [0.0]
-
-        def heard(step: ProgressStep) -> None:  # on the worker's thread
-            now = time.monotonic()
-            if now - last[0] >= _PROGRESS_EVERY or step.done == step.total:
-                last[0] = now
-                self.post_message(self.Progress(search, step))
-
-        self.control = TaskControl(heard)
-        self.searching = True
-        self.report = None
-        self.query_one("#groups", DataTable).clear()
-        self.query_one("#facts", DataTable).clear()
-        self._title(f"looking for duplicates at similarity ≥ {self.threshold:.2f}… "
-                    "(escape stops)")  # fmt: skip
-        self.run_find(self.threshold, note, self.control, search)
-
-    @work(thread=True, exclusive=True, group="duplicates-find", exit_on_error=False)
-    def run_find(self, threshold: float, note: str, control: TaskControl, search: int) -> None:
-        try:
-            report = find_duplicates(self.store, self.agent, threshold, control)
-        except OperationCancelled:
-            if not control.cancelled:
-                raise
-            return  # a stop the operator asked for is no error
-        self.post_message(self.Found(report, note, search))
-
-    def stop(self, quiet: bool = False) -> bool:
-        """Cancel the running search; True if one was running."""
-        if not self.searching or self.control is None:
-            return False
-        self.control.cancel()
-        self.searching = False
-        if not quiet:
-            self._title(f"stopped at similarity ≥ {self.threshold:.2f}: no groups "
-                        "(r searches again, [ and ] at another threshold)")  # fmt: skip
-        return True
-
-    def _title(self, text: str) -> None:
-        title = Text(f"{self.agent}: ", style="bold")
-        self.query_one("#dup-title", Static).update(title.append(text))
-
-    def on_duplicates_screen_progress(self, message: Progress) -> None:
-        if message.search != self.search or not self.searching:
-            return
-        step = message.step
-        done = (f"{step.done:,} of {step.total:,} {step.unit}" if step.total
-                else f"{step.done:,} {step.unit}")  # fmt: skip
-        self._title(f"looking for duplicates at similarity ≥ {self.threshold:.2f}: "
-                    f"{step.stage} · {done}… (escape stops)")  # fmt: skip
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.worker.group == "duplicates-find" and event.state == WorkerState.ERROR:
-            self.searching = False
-        report_failed_worker(event)
-
-    def on_duplicates_screen_found(self, message: Found) -> None:
+    def on_duplicates_search_found(self, message: DuplicatesSearch.Found) -> None:
         if message.search != self.search:
             return  # an answer of a search since stopped or replaced
         self.searching = False

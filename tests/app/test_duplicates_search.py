@@ -21,6 +21,7 @@ from memexplorer.app import create_app
 from memexplorer.engine import duplicates
 from memexplorer.engine.duplicates_grouping import DuplicateFact
 from memexplorer.screens.duplicates_screen import DuplicatesScreen
+from memexplorer.screens.duplicates_search import DuplicatesSearch
 from memexplorer.screens.main_screen import MainScreen
 from memexplorer.screens.merge_modal import MergeModal
 
@@ -62,6 +63,22 @@ async def _wait(pilot: Pilot, condition: Callable[[], bool], what: str, seconds:
         await pilot.pause(0.02)
 
 
+TITLES: list[str] = []
+
+
+@pytest.fixture(autouse=True)
+def _titles(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every title the screen shows, for the message of a wait that failed."""
+    TITLES.clear()
+    show = DuplicatesSearch._title
+
+    def shown(self: DuplicatesSearch, text: str) -> None:
+        TITLES.append(text)
+        show(self, text)
+
+    monkeypatch.setattr(DuplicatesSearch, "_title", shown)
+
+
 def _title(screen: DuplicatesScreen) -> str:
     return str(screen.query_one("#dup-title").render())
 
@@ -81,7 +98,8 @@ async def _open_while_searching(pilot: Pilot) -> DuplicatesScreen:
     await _wait(pilot, lambda: isinstance(pilot.app.screen, DuplicatesScreen), "the screen")
     screen = pilot.app.screen
     assert isinstance(screen, DuplicatesScreen)
-    await _wait(pilot, lambda: "pairs scored" in _title(screen), "progress on screen")
+    await _wait(pilot, lambda: "pairs scored" in _title(screen) and screen.searching,
+                f"progress on screen (titles shown: {TITLES})")
     return screen
 
 

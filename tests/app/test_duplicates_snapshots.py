@@ -35,3 +35,9 @@ def test_merge_preview(snap_compare, planted_home):
     # Keep a2 (k on the second fact), then m: the two SUPERSEDES edges the library writes.
     app = create_app(planted_home)
     assert snap_compare(app, terminal_size=SIZE, run_before=keys("d", "enter", "down", "k", "m"))
+
+
+def test_a_fact_left_out_of_the_merge(snap_compare, planted_home):
+    # space on a2: its mark is [ ] and its content struck through; a3 (kept) and a1 stay in.
+    app = create_app(planted_home)
+    assert snap_compare(app, terminal_size=SIZE, run_before=keys("d", "enter", "down", "space"))
