@@ -98,8 +98,11 @@ async def _open_while_searching(pilot: Pilot) -> DuplicatesScreen:
     await _wait(pilot, lambda: isinstance(pilot.app.screen, DuplicatesScreen), "the screen")
     screen = pilot.app.screen
     assert isinstance(screen, DuplicatesScreen)
-    await _wait(pilot, lambda: "pairs scored" in _title(screen) and screen.searching,
-                f"progress on screen (titles shown: {TITLES})")
+    await _wait(
+        pilot,
+        lambda: "pairs scored" in _title(screen) and screen.searching,
+        f"progress on screen (titles shown: {TITLES})",
+    )
     return screen
 
 
