@@ -16,6 +16,10 @@ from .confirm import ask
 if TYPE_CHECKING:
     from memexplorer.engine.duplicates import DuplicatesReport
     from memexplorer.engine.merge_plan import MergePlan
+    from memexplorer.engine.progress import ProgressStep
+
+#: The exit code of a search stopped with ctrl+c (128 + SIGINT, as shells report it).
+EXIT_INTERRUPTED = 130
 
 MERGE_DESCRIPTION = """\
 Merge duplicate facts the agent's way: KEEP_ID supersedes each OTHER_ID as the
@@ -57,13 +61,33 @@ def _print_report(report: DuplicatesReport) -> None:
                           f"{_short(fact.content)}", highlight=False, markup=False)  # fmt: skip
 
 
+def _where(last: list[ProgressStep]) -> str:
+    """Where the search was when it stopped, from its last report."""
+    if not last:
+        return "before reading the facts"
+    step = last[0]
+    done = f"{step.done:,} of {step.total:,}" if step.total else f"{step.done:,}"
+    return f"while {step.stage} ({done} {step.unit})"
+
+
 def run_duplicates(args: argparse.Namespace) -> int:
     from memexplorer.engine.duplicates import find_duplicates
     from memexplorer.engine.merge_store import agent_store
+    from memexplorer.engine.progress import TaskControl
 
     store = agent_store(args.agent, args.store, args.home)
-    with progress("Looking for duplicates"):
-        report = find_duplicates(store, args.agent, args.threshold)
+    last: list[ProgressStep] = []  # the search's last report, for a stop's message
+
+    def heard(step: ProgressStep) -> None:
+        last[:] = [step]
+
+    try:
+        with progress("Looking for duplicates"):
+            report = find_duplicates(store, args.agent, args.threshold, TaskControl(heard))
+    except KeyboardInterrupt:
+        print(f"stopped (ctrl+c) {_where(last)}: no groups listed; the store was only "
+              "read, nothing was changed", file=sys.stderr)  # fmt: skip
+        return EXIT_INTERRUPTED
     if args.json:
         print_json(report.to_dict())
     else:
