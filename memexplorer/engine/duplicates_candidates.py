@@ -27,13 +27,15 @@ from collections.abc import Iterable, Iterator
 
 from .progress import TaskControl, checkpoint
 
-__all__ = ["CLASS_PAIR_LIMIT", "SLACK", "Tally", "candidate_pairs"]
+__all__ = ["CLASS_PAIR_LIMIT", "FACTS_PER_CLASS_PAIR", "SLACK", "Tally", "candidate_pairs"]
 
 #: Slack under each bound, so a rounding error never drops a pair that qualifies.
 SLACK = 1e-9
-#: Beyond this many pairs of tag classes that share a tag, one bound for all tagged
-#: pairs (T at most 1) is cheaper than a prefix pass per pair of classes.
+#: Beyond this many pairs of tag classes that share a tag (or more than one for
+#: every FACTS_PER_CLASS_PAIR facts), one bound for all tagged pairs (T at most 1)
+#: is cheaper than a prefix pass per pair of classes.
 CLASS_PAIR_LIMIT = 256
+FACTS_PER_CLASS_PAIR = 4
 #: Facts read or compared between two looks at the cancel token.
 CHUNK = 64
 
@@ -133,8 +135,8 @@ def _within_classes(
     None when there are too many pairs of classes, or when tags alone let most
     pairs through (scoring every pair once is cheaper then)."""
     members, links = _class_pairs(tags)
-    if len(links) > CLASS_PAIR_LIMIT:
-        return None
+    if len(links) > CLASS_PAIR_LIMIT or len(links) * FACTS_PER_CLASS_PAIR > len(words):
+        return None  # many small classes: a pass per pair of them costs more than it saves
     size = len(words)
     free = sum(
         len(members[a]) * (len(members[a]) - 1) // 2

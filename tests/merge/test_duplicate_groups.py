@@ -129,28 +129,22 @@ def _bounds(facts: list[DuplicateFact]) -> list[float]:
     return sorted(t for t in found if 0 < t <= 1)
 
 
-@pytest.mark.parametrize("seed", range(8))
-def test_pruned_groups_equal_every_pair_at_every_bound(seed: int):
+#: The ways candidates are found: as chosen by size, a pass per pair of tag classes
+#: always, one bound for all tagged pairs always.
+MODES = {"chosen": {}, "per class pair": {"CLASS_PAIR_LIMIT": 10**9, "FACTS_PER_CLASS_PAIR": 0},
+         "one bound": {"CLASS_PAIR_LIMIT": 0}}  # fmt: skip
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("seed", range(6))
+def test_pruned_groups_equal_every_pair_at_every_bound(seed: int, mode: str, monkeypatch):
     """At each score a pair reaches (and just above it) the pruned search finds
     exactly the groups of scoring every pair."""
-    facts = _random_facts(seed)
+    for name, value in MODES[mode].items():
+        monkeypatch.setattr(duplicates_candidates, name, value)
+    facts = _random_facts(seed + 100 * len(mode))
     for threshold in _bounds(facts):
-        found = {
-            frozenset(f.memory_id for f in g.facts) for g in group_duplicates(facts, threshold)
-        }
-        assert found == _brute_force(facts, threshold), threshold
-
-
-@pytest.mark.parametrize("seed", range(3))
-def test_one_bound_for_many_tag_classes_is_exact_too(seed: int, monkeypatch):
-    """Past CLASS_PAIR_LIMIT pairs of tag classes, one bound (tags at most 1) is used."""
-    monkeypatch.setattr(duplicates_candidates, "CLASS_PAIR_LIMIT", 0)
-    facts = _random_facts(seed + 100)
-    for threshold in _bounds(facts):
-        found = {
-            frozenset(f.memory_id for f in g.facts) for g in group_duplicates(facts, threshold)
-        }
-        assert found == _brute_force(facts, threshold), threshold
+        assert _pruned(facts, threshold) == _brute_force(facts, threshold), threshold
 
 
 @pytest.mark.parametrize("seed", range(6))
