@@ -119,19 +119,22 @@ def _concept_groups(facts: list[DuplicateFact], threshold: float, tally: Tally
     words = [tokenize(fact.content) for fact in facts]
     tags = [tag_set(fact.tags) for fact in facts]
     links: dict[tuple[int, int], float] = {}
+    floor = rest - 0.2 - SLACK  # the least word part of a pair whose tags match fully
+    scored = 0
     for a, b in candidate_pairs(words, tags, rest, tally):
         i, j = (a, b) if a < b else (b, a)
-        if (i, j) in links:
-            continue
-        tally.scored += 1
-        if tally.scored % 4096 == 0:
+        scored += 1
+        if scored & 4095 == 0:
+            tally.scored += 4096
             tally.check()
-        shared = len(words[i] & words[j])  # most candidates fail on words alone: cheap
-        if 0.5 * shared / (len(words[i]) + len(words[j]) - shared or 1) < rest - 0.2 - SLACK:
-            continue
+        if floor > 0:  # most candidates fail on words alone, found cheaply
+            shared = len(words[i] & words[j])
+            if 0.5 * shared / (len(words[i]) + len(words[j]) - shared or 1) < floor:
+                continue
         score = weighted_similarity((words[i], words[j]), (tags[i], tags[j]), (concept, concept))
         if score >= threshold:
             links[(i, j)] = score
+    tally.scored += scored & 4095
     groups = []
     for part in _parts(len(facts), links):
         inside = set(part)
