@@ -18,6 +18,7 @@ from memexplorer.session_mode import read_only_label
 from memexplorer.widgets.node_table import NodeTable, TableSource
 from memexplorer.widgets.stores_tree import StoresTree
 
+from .correct_actions import CorrectRow
 from .engine_offer_modal import EngineOfferModal, engine_offer
 from .node_detail_screen import NodeRef
 from .transfer_actions import TransferActions
@@ -28,7 +29,7 @@ from .writing_modal import WritingToggle
 TREE_MIN, TABLE_MIN = 16, 24
 
 
-class MainScreen(TransferActions, WritingToggle):
+class MainScreen(CorrectRow, TransferActions, WritingToggle):
     """Browse every store under the folder the app was opened on."""
 
     HELP = (
@@ -223,6 +224,17 @@ class MainScreen(TransferActions, WritingToggle):
 
             entry, agent = target
             self.app.push_screen(HistoryScreen(entry.path, agent, self._home(entry.path)))
+
+    def action_duplicates(self) -> None:
+        """The groups of near-identical facts of the agent pointed at, to merge."""
+        target = self._agent_target("No duplicates here", "duplicates are facts of a "
+                                    "hierarchical agent")  # fmt: skip
+        if target is not None:
+            from .duplicates_screen import DuplicatesScreen
+
+            entry, agent = target
+            screen = DuplicatesScreen(entry.path, agent, self._home(entry.path))
+            self.app.push_screen(screen, lambda wrote: wrote and self.reload_after_write())
 
     def _store_target(self) -> StoreEntry | None:
         """The store pointed at, if it opened; else say why not."""
