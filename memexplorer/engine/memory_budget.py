@@ -128,7 +128,7 @@ def import_sizes(budget: int | None = None) -> ImportSizes:
         pool=max(_IMPORT_MIN_POOL, budget // 4),
         node_rows=max(5_000, min(_NODE_GROUP, mib * 256)),
         edge_rows=max(20_000, min(4 * _NODE_GROUP, mib * 1024)),
-        rows_per_open=max(20_000, min(4_000_000, mib * 512)),
+        rows_per_open=max(20_000, min(4_000_000, mib * 256)),
     )
 
 

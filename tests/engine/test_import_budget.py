@@ -95,13 +95,13 @@ def _records(data: dict) -> dict[str, list[str]]:
     ("budget", "sizes"),
     [
         # pool: a quarter, at least 64 MiB; nodes: 256 per MiB in [5,000, 131,072];
-        # edges: 1,024 per MiB in [20,000, 524,288]; rows per open store: 512 per MiB
+        # edges: 1,024 per MiB in [20,000, 524,288]; rows per open store: 256 per MiB
         # in [20,000, 4,000,000].
         (16 * MiB, ImportSizes(64 * MiB, 5_000, 20_000, 20_000)),
-        (64 * MiB, ImportSizes(64 * MiB, 16_384, 65_536, 32_768)),
-        (400 * MiB, ImportSizes(100 * MiB, 102_400, 409_600, 204_800)),
-        (None, ImportSizes(128 * MiB, 131_072, 524_288, 262_144)),  # 512 MiB
-        (4096 * MiB, ImportSizes(1024 * MiB, 131_072, 524_288, 2_097_152)),
+        (64 * MiB, ImportSizes(64 * MiB, 16_384, 65_536, 20_000)),
+        (400 * MiB, ImportSizes(100 * MiB, 102_400, 409_600, 102_400)),
+        (None, ImportSizes(128 * MiB, 131_072, 524_288, 131_072)),  # 512 MiB
+        (4096 * MiB, ImportSizes(1024 * MiB, 131_072, 524_288, 1_048_576)),
     ],
 )
 def test_import_sizes_follow_the_budget(budget, sizes):
