@@ -7,9 +7,11 @@ Usage: MEMEXPLORER_BENCH_CACHE=DIR python benchmarks/bench_duplicates.py [N ...]
 For each N: a copy of the cached store (the cache is never written), then
 find_duplicates at 0.85 and 0.5 (read the agent's facts, group them), the median
 of three. Then the worst case for the grouping: 10,000 synthetic facts of ONE
-concept, grouped with prefix filtering, against the pairs every-pair scoring
-would score (50 million, on word sets split once; timed on the first 1,000 facts
-and scaled by pairs). "read_s" is the part of find_duplicates that reads the store.
+concept, grouped with the tag-class bounds and prefix filtering, against the
+pairs every-pair scoring would score (50 million, on word sets split once;
+timed on the first 1,000 facts and scaled by pairs). "read_s" is the part of
+find_duplicates that reads the store; "cpu_s" the process's CPU seconds for the
+same runs (median).
 """
 
 from __future__ import annotations
@@ -34,12 +36,17 @@ from memexplorer.engine.merge_store import read_facts
 from memexplorer.engine.similarity import tag_set, tokenize, weighted_similarity
 
 
-def _median(run, times: int = 3) -> tuple[float, object]:
-    samples, result = [], None
+def _median(run, times: int = 3, cpu: list[float] | None = None) -> tuple[float, object]:
+    """The median wall time of ``times`` runs (and, into ``cpu``, their median CPU time:
+    on a loaded machine the two differ)."""
+    samples, spent, result = [], [], None
     for _ in range(times):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         result = run()
         samples.append(time.perf_counter() - start)
+        spent.append(time.process_time() - start_cpu)
+    if cpu is not None:
+        cpu.append(statistics.median(spent))
     return statistics.median(samples), result
 
 
@@ -50,8 +57,10 @@ def scale(n: int) -> dict:
         read_s, _ = _median(lambda: read_facts(store, AGENT))
         out: dict = {"facts": n, "read_s": round(read_s, 2)}
         for threshold in (0.85, 0.5):
-            seconds, report = _median(lambda t=threshold: find_duplicates(store, AGENT, t))
-            out[f"at_{threshold}"] = {"s": round(seconds, 2), "groups": len(report.groups),
+            cpu: list[float] = []
+            seconds, report = _median(lambda t=threshold: find_duplicates(store, AGENT, t), 3, cpu)
+            out[f"at_{threshold}"] = {"s": round(seconds, 2), "cpu_s": round(cpu[0], 2),
+                                      "groups": len(report.groups),
                                       "duplicates": report.duplicates}  # fmt: skip
     return out
 
@@ -63,7 +72,8 @@ def one_concept(n: int = 10_000, seed: int = 3) -> dict:
                       tuple(rng.sample(WORDS[:5], 1)), 0.8, f"2026-01-01T{i:08d}")
         for i in range(n)
     ]  # fmt: skip
-    grouped, groups = _median(lambda: group_duplicates(facts, 0.85), 1)
+    cpu: list[float] = []
+    grouped, groups = _median(lambda: group_duplicates(facts, 0.85), 1, cpu)
     sample = facts[:1000]
     words = [tokenize(f.content) for f in sample]
     tags = [tag_set(f.tags) for f in sample]
@@ -73,7 +83,8 @@ def one_concept(n: int = 10_000, seed: int = 3) -> dict:
         for j in range(i + 1, len(sample)):
             weighted_similarity((words[i], words[j]), (tags[i], tags[j]), (concept, concept))
     per_pair = (time.perf_counter() - start) / (len(sample) * (len(sample) - 1) / 2)
-    return {"facts": n, "grouped_s": round(grouped, 2), "groups": len(groups),
+    return {"facts": n, "grouped_s": round(grouped, 2), "cpu_s": round(cpu[0], 2),
+            "groups": len(groups),
             "every_pair_estimate_s": round(per_pair * n * (n - 1) / 2, 1)}  # fmt: skip
 
 
