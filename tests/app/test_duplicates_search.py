@@ -20,6 +20,7 @@ from textual.worker import WorkerState
 from memexplorer.app import create_app
 from memexplorer.engine import duplicates
 from memexplorer.engine.duplicates_grouping import DuplicateFact
+from memexplorer.engine.progress import OperationCancelled
 from memexplorer.screens.duplicates_screen import DuplicatesScreen
 from memexplorer.screens.duplicates_search import DuplicatesSearch
 from memexplorer.screens.main_screen import MainScreen
@@ -35,24 +36,41 @@ def planted_home(tmp_path: Path) -> Path:
     return home
 
 
+class Big:
+    """While ``on``, each search also compares 8,000 facts of one concept, again and
+    again (the real grouping, with the search's own control) until it is cancelled:
+    a search that runs until stopped, however fast the machine. ``stopped`` holds
+    the moment the engine gave up (OperationCancelled), for the test to time."""
+
+    def __init__(self) -> None:
+        self.on = True
+        self.stopped: list[float] = []
+
+
 @pytest.fixture
-def big(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
-    """While its one value is True, each search also compares 8,000 facts of one
-    concept (the real grouping, several seconds of it): a search long enough to stop."""
+def big(monkeypatch: pytest.MonkeyPatch) -> Big:
     rng = random.Random(7)
     extra = [
         DuplicateFact(f"x{i}", "service config", " ".join(rng.sample(WORDS, 6)) + f" v{i % 50}",
                       (rng.choice(WORDS[:5]),), 0.8, f"2025-01-01T{i:08d}")
         for i in range(8000)
     ]  # fmt: skip
-    switch = [True]
+    state = Big()
     group = duplicates.group_duplicates
 
     def grouped(facts, threshold, control=None):  # type: ignore[no-untyped-def]
-        return group(list(facts) + (extra if switch[0] else []), threshold, control)
+        facts = list(facts)
+        deadline = time.monotonic() + 120  # a test that never stops it fails, not hangs
+        try:
+            while state.on and time.monotonic() < deadline:
+                group(facts + extra, threshold, control)
+        except OperationCancelled:
+            state.stopped.append(time.monotonic())
+            raise
+        return group(facts, threshold, control)
 
     monkeypatch.setattr(duplicates, "group_duplicates", grouped)
-    return switch
+    return state
 
 
 async def _wait(pilot: Pilot, condition: Callable[[], bool], what: str, seconds: float = 30):
@@ -106,20 +124,23 @@ async def _open_while_searching(pilot: Pilot) -> DuplicatesScreen:
     return screen
 
 
-async def test_escape_stops_a_search_at_once_and_the_screen_stays(planted_home, big):
+async def test_escape_stops_a_search_at_once_and_the_screen_stays(planted_home, big: Big):
     app = create_app(planted_home)
     async with app.run_test(size=SIZE) as pilot:
         screen = await _open_while_searching(pilot)
         assert "facts" in _title(screen) and "(escape stops)" in _title(screen)
         control = screen.control
+        assert control is not None
+        cancelled: list[float] = []
+        cancel = control.cancel
+        control.cancel = lambda: (cancelled.append(time.monotonic()), cancel())[1]  # type: ignore[method-assign]
         await pilot.press("escape")
-        pressed = time.monotonic()
         await _wait(pilot, lambda: not any(w.is_running for w in _searches(app)), "the stop")
-        assert time.monotonic() - pressed < 0.5
-        assert control is not None and control.cancelled
+        assert control.cancelled and len(cancelled) == 1 and len(big.stopped) == 1
+        assert big.stopped[0] - cancelled[0] < 0.5  # the engine stopped within half a second
         assert app.screen is screen and "stopped" in _title(screen)
         assert all(w.state == WorkerState.SUCCESS for w in _searches(app))  # no error modal
-        big[0] = False
+        big.on = False
         await pilot.press("r")  # the screen still works: search again
         await settle(pilot)
         assert _column(screen, "#groups", 0) == ["deploy region"]
@@ -128,15 +149,16 @@ async def test_escape_stops_a_search_at_once_and_the_screen_stays(planted_home, 
         assert isinstance(app.screen, MainScreen)
 
 
-async def test_a_new_threshold_stops_the_search_and_starts_another(planted_home, big):
+async def test_a_new_threshold_stops_the_search_and_starts_another(planted_home, big: Big):
     app = create_app(planted_home)
     async with app.run_test(size=SIZE) as pilot:
         screen = await _open_while_searching(pilot)
         first = screen.control
-        big[0] = False
-        for _ in range(3):  # 0.70: the Database pair (0.8) joins
-            await pilot.press("left_square_bracket")
-        assert first is not None and first.cancelled
+        await pilot.press("left_square_bracket")  # 0.80: the first search is stopped
+        assert first is not None and first.cancelled and len(big.stopped) == 1
+        assert screen.threshold == 0.8 and screen.control is not first
+        big.on = False
+        await pilot.press("left_square_bracket", "left_square_bracket")  # 0.70
         await settle(pilot)
         assert screen.threshold == 0.7
         assert _column(screen, "#groups", 0) == ["Database", "deploy region"]
