@@ -235,6 +235,7 @@ class DuplicatesScreen(DuplicatesSearch):
             return
         record, self.last_merge = self.last_merge, None
         self.stop(quiet=True)
+        self.app.writes_under_way.add(self.store)  # type: ignore[attr-defined]  # see MergeModal
         self.app.browsers.forget(self.store)  # type: ignore[attr-defined]
         self.undo(record.path)
 
@@ -247,6 +248,7 @@ class DuplicatesScreen(DuplicatesSearch):
     def on_duplicates_screen_undone(self, message: Undone) -> None:
         self.wrote = True
         self.app.store_watch.accept([self.store])  # type: ignore[attr-defined]
+        self.app.writes_under_way.discard(self.store)  # type: ignore[attr-defined]
         removed = sum(getattr(t, "removed", 0) for t in message.result.tables.values())
         note = f"merge taken back: {counted(removed, 'edge')} removed, the facts as they were"
         self.notify(note, title="Undone")

@@ -111,4 +111,6 @@ class DuplicatesSearch(Screen[bool]):
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.group == "duplicates-find" and event.state == WorkerState.ERROR:
             self.searching = False
+        if event.worker.group == "duplicates" and event.state == WorkerState.ERROR:
+            self.app.writes_under_way.discard(self.store)  # type: ignore[attr-defined]  # an undo failed
         report_failed_worker(event)

@@ -125,6 +125,9 @@ class MergeModal(ModalScreen[MergeResult | None]):
         self.query_one("#merge-summary", Static).update("Backing up, then merging…")
         # kuzu keeps one database per file per process: the app's read-only copy goes.
         self.app.browsers.forget(self.store)  # type: ignore[attr-defined]
+        # The store's files move while we write: the store watch keeps quiet, or a
+        # look between the write and its answer calls our own write a change on disk.
+        self.app.writes_under_way.add(self.store)  # type: ignore[attr-defined]
         self.run_merge(self.plan)
 
     @work(thread=True, exclusive=True, group="merge", exit_on_error=False)
@@ -132,6 +135,8 @@ class MergeModal(ModalScreen[MergeResult | None]):
         self.post_message(self.Merged(merge_facts(plan, home=self.home)))
 
     def on_merge_modal_merged(self, message: Merged) -> None:
+        self.app.store_watch.accept([self.store])  # type: ignore[attr-defined]
+        self.app.writes_under_way.discard(self.store)  # type: ignore[attr-defined]
         self.dismiss(message.result)
 
     def action_cancel(self) -> None:
@@ -150,6 +155,7 @@ class MergeModal(ModalScreen[MergeResult | None]):
         if not report_failed_worker(event):
             return
         self.running = False
+        self.app.writes_under_way.discard(self.store)  # type: ignore[attr-defined]
         text = "Nothing was merged (see the error)." if event.worker.group == "merge" else (
             "The preview failed (see the error).")  # fmt: skip
         self.query_one("#merge-summary", Static).update(text)
