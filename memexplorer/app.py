@@ -21,9 +21,10 @@ from memexplorer.config import Config, load_config
 from memexplorer.memories import MemoryPool
 from memexplorer.screens.error_modal import ErrorModal
 from memexplorer.screens.main_screen import MainScreen
-from memexplorer.screens.node_detail_screen import NodeDetailScreen, NodeRef
+from memexplorer.screens.node_detail_screen import NodeDetailScreen
 from memexplorer.store_watch import StoreWatch, store_place
 from memexplorer.theme import THEME
+from memexplorer.widgets.node_ref import NodeRef
 from memexplorer.widgets.stores_tree import StoresTree
 
 __all__ = ["MemExplorerApp", "create_app"]

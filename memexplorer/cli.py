@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from memexplorer import __version__
 from memexplorer.commands import register_all
 from memexplorer.commands.common import EXIT_FAILED, EXIT_LOCKED, EXIT_OK, EXIT_PIPE, EXIT_USAGE
+from memexplorer.commands.open_app import run_app
 from memexplorer.engine.exceptions import (
     AgentNameError,
     ImportDataError,
@@ -70,33 +71,6 @@ def _commands(parser: argparse.ArgumentParser) -> set[str]:
         if isinstance(action, argparse._SubParsersAction):
             return set(action.choices)
     return set()
-
-
-def _has_screen() -> bool:
-    """A terminal on stdin and stdout, or a web driver (memexplorer serve) instead."""
-    return "TEXTUAL_DRIVER" in os.environ or (sys.stdin.isatty() and sys.stdout.isatty())
-
-
-def run_app(path: str | None) -> int:
-    """Open the terminal app on ``path`` (default: the settings' home, else ~/.amplihack).
-    Problems in the settings file go to stderr too; the app carries on with defaults."""
-    from memexplorer.app import create_app
-    from memexplorer.config import load_config
-
-    # Without a screen the app would wait on input that never comes, at full CPU.
-    if not _has_screen():
-        print(
-            "memexplorer: the app needs a terminal (stdin and stdout are not one).\n"
-            "For scripts use the commands instead, e.g. `memexplorer stats PATH --json`; "
-            "for a browser, `memexplorer serve PATH`.",
-            file=sys.stderr,
-        )
-        return EXIT_USAGE
-    config = load_config()
-    for problem in config.problems:
-        print(f"warning: {problem}", file=sys.stderr)
-    create_app(path, config=config).run()
-    return EXIT_OK
 
 
 def _reader_went_away() -> int:

@@ -39,8 +39,8 @@ def _print_chain(chain: TemporalChain) -> None:
 def _sqlite_chains(args: argparse.Namespace, store: Path) -> list[TemporalChain]:
     """The chains asked for, from amplihack-rs's SQLite store (read-only)."""
     from memexplorer.engine.exceptions import StoreNotFoundError
-    from memexplorer.engine.inspection import open_sqlite_readonly
     from memexplorer.engine.rs_sqlite_chains import rs_entity_chains, rs_fact_chain
+    from memexplorer.engine.sqlite_readonly import open_sqlite_readonly
 
     if not store.is_file():
         raise StoreNotFoundError(store, f"No SQLite hierarchical store for agent {args.agent}")

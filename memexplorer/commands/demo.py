@@ -26,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
     if args.stats:
         args.path, args.json = str(home), False
         return stats.run(args)
-    from memexplorer.cli import run_app
+    from .open_app import run_app
 
     return run_app(str(home))
 

@@ -30,8 +30,9 @@ from .collector import collector_paused
 from .exceptions import InvalidInputError, StoreLockedError
 from .graph_open import open_graph_store, require_graph_readable
 from .graphdb import GraphStore
-from .inspection import detect_kind, open_sqlite_readonly
+from .inspection import detect_kind
 from .rs_sqlite_schema import is_rs_hierarchical
+from .sqlite_readonly import open_sqlite_readonly
 from .stores import resolve_hierarchical_path, sniff
 from .write_gate import write_gate
 from .writer_log import unreplayable_log

@@ -23,16 +23,16 @@ from typing import Any
 
 from memexplorer import __version__
 
-from .backups import (
+from .backup_records import (
     BACKUP_FORMAT,
     MANIFEST,
     ROWS,
     BackupError,
     BackupRecord,
-    _private_dirs,
-    _record,
-    _write_private,
     backups_folder,
+    private_backups_dirs,
+    record_from_manifest,
+    write_private_file,
 )
 from .browse import GraphBrowser, SqliteBrowser, StoreBrowser
 from .exceptions import InvalidInputError
@@ -84,11 +84,11 @@ def _write_backup(
     folder = backups_folder(home)
     staging = folder / f".{name}.tmp"
     try:
-        _private_dirs(folder)
+        private_backups_dirs(folder)
         staging.mkdir(mode=0o700)
         copy(staging / manifest["file"])
-        _write_private(staging / ROWS, json.dumps({"tables": []}).encode())
-        _write_private(staging / MANIFEST, json.dumps(manifest, indent=2).encode())
+        write_private_file(staging / ROWS, json.dumps({"tables": []}).encode())
+        write_private_file(staging / MANIFEST, json.dumps(manifest, indent=2).encode())
         fsync_folder(staging)
         os.rename(staging, folder / name)
         fsync_folder(folder)
@@ -98,7 +98,7 @@ def _write_backup(
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    return _record(folder / name, manifest, None)
+    return record_from_manifest(folder / name, manifest, None)
 
 
 def write_store_backup(

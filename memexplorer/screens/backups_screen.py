@@ -18,14 +18,13 @@ from memexplorer.app_commands import bindings_for
 from memexplorer.engine.backup_diff import StoreDifference, whole_store_difference
 from memexplorer.engine.backups import BackupRecord, RestoreResult, list_backups, restore_backup
 from memexplorer.session_mode import write_action
+from memexplorer.widgets.worker_errors import report_failed_worker
 from memexplorer.wording import (
     counted,
     restored_summary,
     rows_and_edges,
     whole_store_question,
 )
-
-from .error_modal import report_failed_worker
 
 
 class ConfirmRestore(ModalScreen[bool]):

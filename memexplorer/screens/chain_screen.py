@@ -25,10 +25,10 @@ from memexplorer.engine.exceptions import InvalidInputError
 from memexplorer.engine.rs_sqlite_browse import RsSqliteBrowser
 from memexplorer.engine.rs_sqlite_chains import rs_agent_chains, rs_fact_chain
 from memexplorer.widgets.chain_timeline import ChainTimeline
+from memexplorer.widgets.node_ref import NodeRef
+from memexplorer.widgets.worker_errors import report_failed_worker
 from memexplorer.wording import counted
 
-from .error_modal import report_failed_worker
-from .node_detail_screen import NodeRef
 from .value_modal import ValueModal
 
 #: Short flags for the list; the timeline says them in words.

@@ -24,9 +24,8 @@ from memexplorer.engine.clean import (
 )
 from memexplorer.engine.clean_selection import Selection
 from memexplorer.widgets.sized_rows import fill_sized
+from memexplorer.widgets.worker_errors import report_failed_worker
 from memexplorer.wording import counted
-
-from .error_modal import report_failed_worker
 
 #: The preview lists this many rows; the counts are always complete.
 SAMPLE_ROWS = 12

@@ -32,9 +32,9 @@ from memexplorer.engine.console import (
 from memexplorer.engine.console_run import ConsoleStopped, QueryProcess, runs_in_a_process
 from memexplorer.query_history import CONSOLE_FILE_NAME, HistoryEntry, QueryHistory
 from memexplorer.widgets.history_list import HistoryList
+from memexplorer.widgets.worker_errors import report_failed_worker
 
 from .console_writes import ConsoleWrites
-from .error_modal import report_failed_worker
 from .value_modal import ValueModal
 
 #: One writer of the console's history file at a time in this process.

@@ -24,9 +24,8 @@ from textual.worker import Worker
 from memexplorer.app_commands import bindings_for
 from memexplorer.engine.diff_report import DiffReport, diff_memory
 from memexplorer.engine.memory_diff import TableDiff
-
-from .error_modal import report_failed_worker
-from .node_detail_screen import NodeRef
+from memexplorer.widgets.node_ref import NodeRef
+from memexplorer.widgets.worker_errors import report_failed_worker
 
 _CHAINS = "chains"
 #: Records of each kind (added, removed, changed) shown per table: a table of a

@@ -21,8 +21,7 @@ from memexplorer.engine.transfer import ExportResult, export_agent_store
 from memexplorer.widgets.marked_radio import MarkedRadioButton
 from memexplorer.widgets.path_suggester import PathSuggester
 from memexplorer.widgets.task_progress import TaskProgress
-
-from .error_modal import report_failed_worker
+from memexplorer.widgets.worker_errors import report_failed_worker
 
 _SUFFIX = {"json": ".json", "raw-db": ".db"}
 

@@ -25,10 +25,9 @@ from memexplorer.engine.browse import StoreBrowser
 from memexplorer.engine.exceptions import MemoryError
 from memexplorer.engine.find import FindGroup, FindHit, FindSkipped, find_page, find_text
 from memexplorer.engine.progress import TaskControl
+from memexplorer.widgets.node_ref import NodeRef
+from memexplorer.widgets.worker_errors import report_failed_worker
 from memexplorer.wording import counted
-
-from .error_modal import report_failed_worker
-from .node_detail_screen import NodeRef
 
 _PLURAL = {"fact": "facts", "episode": "episodes", "experience": "experiences",
            "memory": "memories"}  # fmt: skip

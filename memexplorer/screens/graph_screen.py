@@ -18,10 +18,9 @@ from memexplorer.engine.rs_sqlite_browse import RsSqliteBrowser
 from memexplorer.engine.rs_sqlite_neighbourhood import RsNeighbourhoodReader
 from memexplorer.graph_drawing import Box
 from memexplorer.widgets.neighbourhood_graph import NeighbourhoodGraph, table_style
+from memexplorer.widgets.node_ref import NodeRef
+from memexplorer.widgets.worker_errors import report_failed_worker
 from memexplorer.wording import counted
-
-from .error_modal import report_failed_worker
-from .node_detail_screen import NodeRef
 
 
 class GraphScreen(Screen[None]):

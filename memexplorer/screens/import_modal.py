@@ -27,8 +27,8 @@ from memexplorer.engine.transfer import (
 )
 from memexplorer.widgets.path_suggester import PathSuggester
 from memexplorer.widgets.task_progress import TaskProgress
+from memexplorer.widgets.worker_errors import report_failed_worker
 
-from .error_modal import report_failed_worker
 from .import_preview import NODE_TABLES, ImportPreview, read_preview
 
 _NO_FILE = "Type a JSON export's path; enter previews it. Nothing is written until you import."

@@ -15,11 +15,11 @@ from memexplorer.clipboard import as_json
 from memexplorer.engine.catalog import StoreEntry
 from memexplorer.engine.engine_cache import CachedEngine
 from memexplorer.session_mode import read_only_label
+from memexplorer.widgets.node_ref import NodeRef
 from memexplorer.widgets.node_table import NodeTable, TableSource
 from memexplorer.widgets.stores_tree import StoresTree
 
 from .engine_offer_modal import EngineOfferModal, engine_offer
-from .node_detail_screen import NodeRef
 from .transfer_actions import TransferActions
 from .value_modal import ValueModal
 from .writing_modal import WritingToggle

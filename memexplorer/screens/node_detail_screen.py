@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from rich.text import Text
@@ -20,20 +19,12 @@ from memexplorer.app_commands import bindings_for
 from memexplorer.clipboard import as_json
 from memexplorer.engine.browse import EdgeInfo, NodeDetail
 from memexplorer.engine.stored_json import decode_stored_json
+from memexplorer.widgets.node_ref import NodeRef
+from memexplorer.widgets.worker_errors import report_failed_worker
 
-from .error_modal import report_failed_worker
 from .value_modal import BASE64_NOTE, ValueModal
 
 _CELL = 70
-
-
-@dataclass(frozen=True)
-class NodeRef:
-    """Where a node lives: its store, table and key."""
-
-    store: Path
-    table: str
-    key: str
 
 
 def _cell(value: Any) -> str:
