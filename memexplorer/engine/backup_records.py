@@ -8,12 +8,14 @@ restore, so restore can use both writers without a circle of imports.
 from __future__ import annotations
 
 import json
-import os
+import shutil
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from .atomic_files import publish_folder, write_new_file
 from .exceptions import InvalidInputError, MemoryError
 from .private_dirs import make_private_dirs
 from .saved_rows import SavedTable
@@ -32,7 +34,7 @@ __all__ = [
     "read_backup",
     "read_manifest",
     "record_from_manifest",
-    "write_private_file",
+    "write_backup_folder",
 ]
 
 BACKUP_FORMAT = 1
@@ -105,12 +107,34 @@ def private_backups_dirs(folder: Path) -> None:
         raise BackupError(f"The backups folder is a symbolic link, which is not followed: {folder}")
 
 
-def write_private_file(path: Path, payload: bytes) -> None:
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(payload)
-        handle.flush()
-        os.fsync(handle.fileno())
+def write_backup_folder(
+    home: str | Path,
+    name: str,
+    manifest: dict[str, Any],
+    rows: bytes,
+    fill: Callable[[Path], None] | None = None,
+) -> Path:
+    """Write the backup folder ``<home>/backups/<name>`` whole or not at all.
+
+    A hidden 0o700 staging folder gets ``fill``'s files (a store copy), then
+    ``rows.json`` and ``manifest.json`` (0o600, synced), and is renamed into
+    place (:func:`~.atomic_files.publish_folder`); any failure removes it and
+    is raised as it came, for the caller to word.
+    """
+    folder = backups_folder(home)
+    staging = folder / f".{name}.tmp"
+    private_backups_dirs(folder)
+    try:
+        staging.mkdir(mode=0o700)
+        if fill is not None:
+            fill(staging)
+        write_new_file(staging / ROWS, rows)
+        write_new_file(staging / MANIFEST, json.dumps(manifest, indent=2).encode())
+        publish_folder(staging, folder / name)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return folder / name
 
 
 def record_from_manifest(

@@ -15,9 +15,7 @@ another memexplorer writer.
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
 import sqlite3
 import uuid
 from collections.abc import Iterable
@@ -28,28 +26,25 @@ from typing import Any, Literal
 
 from memexplorer import __version__
 
+from .atomic_files import atomic_file
 from .backup_records import (
     BACKUP_FORMAT,
-    MANIFEST,
     RESTORED,
-    ROWS,
     BackupError,
     BackupRecord,
     BadBackupError,
     backups_folder,
     list_backups,
-    private_backups_dirs,
     read_backup,
     read_manifest,
     record_from_manifest,
-    write_private_file,
+    write_backup_folder,
 )
 from .exceptions import InvalidInputError, StoreLockedError, StoreNotFoundError
 from .graph_open import open_graph_store
 from .graph_rows import insert_edges, insert_nodes, replace_nodes
 from .saved_rows import SavedTable
 from .sqlite_rows import insert_rows, rebuild_fts, replace_rows
-from .transfer_files import fsync_folder
 from .write_gate import write_gate
 
 __all__ = [
@@ -150,21 +145,13 @@ def write_backup(
         "created_at": now.isoformat(),
         "memexplorer_version": __version__,
     }
-    folder = backups_folder(home)
-    staging = folder / f".{name}.tmp"
     try:
-        private_backups_dirs(folder)
-        staging.mkdir(mode=0o700)
         rows = json.dumps({"tables": [t.to_json() for t in saved]}).encode()
-        write_private_file(staging / ROWS, rows)
-        write_private_file(staging / MANIFEST, json.dumps(manifest, indent=2).encode())
-        fsync_folder(staging)
-        os.rename(staging, folder / name)
-        fsync_folder(folder)
+        path = write_backup_folder(home, name, manifest, rows)
     except (OSError, TypeError, ValueError) as exc:
-        shutil.rmtree(staging, ignore_errors=True)
+        folder = backups_folder(home)
         raise BackupError(f"Could not write the backup in {folder} ({exc})") from None
-    return record_from_manifest(folder / name, manifest, None)
+    return record_from_manifest(path, manifest, None)
 
 
 def _restore_graph(store: Path, tables: list[SavedTable], mode: str) -> dict[str, TableRestore]:
@@ -240,7 +227,6 @@ def restore_backup(backup_path: str | Path) -> RestoreResult:
     result = RestoreResult(record.path, store, counts, whole_store=mode == "file")
     marker = {"restored_at": datetime.now(UTC).isoformat(), **result.to_dict()}
     temporary = record.path / f".{RESTORED}.tmp"
-    temporary.unlink(missing_ok=True)
-    write_private_file(temporary, json.dumps(marker, indent=2).encode())
-    os.replace(temporary, record.path / RESTORED)
+    with atomic_file(record.path / RESTORED, temporary=temporary) as out:
+        out.write(json.dumps(marker, indent=2).encode())
     return result

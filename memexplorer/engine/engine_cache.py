@@ -28,6 +28,7 @@ from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 
+from .atomic_files import publish_folder
 from .exceptions import EngineCacheError, InvalidInputError
 from .storage_versions import KUZU_RELEASE, LADYBUG_PINNED
 
@@ -224,7 +225,7 @@ def add_engine(requirement: str, *, progress: Callable[[str], None] | None = Non
             return raced
         if final.exists():
             shutil.rmtree(final)  # a broken earlier install of the same release
-        os.rename(stage, final)
+        publish_folder(stage, final)
     except subprocess.TimeoutExpired as exc:
         shutil.rmtree(stage, ignore_errors=True)
         raise EngineCacheError(

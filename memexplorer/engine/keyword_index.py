@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .atomic_files import replace_file
 from .graph_store import GraphStore
 
 __all__ = ["KeywordIndex", "index_cache_root", "open_index", "store_fingerprint"]
@@ -154,7 +155,7 @@ def _build(graph: GraphStore, agent: str, target: Path, fingerprint: str) -> Non
         db.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
         db.commit()
         db.close()
-        os.replace(staging, target)
+        replace_file(Path(staging), target)  # 0o600, as mkstemp made it
     finally:
         if os.path.exists(staging):
             os.remove(staging)
