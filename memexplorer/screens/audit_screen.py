@@ -45,11 +45,7 @@ class AuditScreen(Screen[None]):
     )
     COMMAND_SCOPE = "audit"
     BINDINGS = bindings_for("audit")
-    DEFAULT_CSS = """
-    AuditScreen #status { height: auto; padding: 0 1; background: $boost; }
-    AuditScreen #findings { height: 1fr; }
-    AuditScreen #where { height: auto; padding: 0 1; color: $text-muted; }
-    """
+    CSS_PATH = "audit_screen.tcss"
 
     @dataclass
     class Audited(Message):

@@ -98,11 +98,7 @@ class ChainScreen(Screen[None]):
         "↻ cycle, ⋯ gap in the turns, ▼ lowered confidence, ∅ no current value."
     )
     BINDINGS = bindings_for("chain")
-    DEFAULT_CSS = """
-    ChainScreen #chains { width: 52; height: 1fr; border: round $primary-darken-2; }
-    ChainScreen #chains:focus { border: round $primary; }
-    ChainScreen #chain-title { height: auto; padding: 0 1; background: $boost; }
-    """
+    CSS_PATH = "chain_screen.tcss"
 
     @dataclass
     class Loaded(Message):

@@ -62,13 +62,7 @@ class ConsoleScreen(ConsoleWrites):
     #: Typing goes here at once (the screen would focus its first input instead).
     AUTO_FOCUS = "#editor"
     BINDINGS = bindings_for("console")
-    DEFAULT_CSS = """
-    ConsoleScreen #editor { height: 8; border: round $primary-darken-2; }
-    ConsoleScreen #status { height: 1; padding: 0 1; background: $boost; }
-    ConsoleScreen #below { height: 1fr; }
-    ConsoleScreen #results { height: 1fr; width: 1fr; }
-    ConsoleScreen #results Static { color: $text-muted; padding: 1 2; }
-    """
+    CSS_PATH = "console_screen.tcss"
 
     @dataclass
     class Ran(Message):

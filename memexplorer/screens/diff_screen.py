@@ -61,13 +61,7 @@ class DiffScreen(Screen[None]):
         "Nothing is written: both sides are read read-only."
     )
     BINDINGS = bindings_for("diff")
-    DEFAULT_CSS = """
-    DiffScreen #diff-sides { height: auto; padding: 0 1; background: $boost; }
-    DiffScreen #diff-tables { width: 36; height: 1fr; border: round $primary-darken-2; }
-    DiffScreen #diff-tables:focus { border: round $primary; }
-    DiffScreen #diff-records { width: 1fr; height: 1fr; border: round $primary-darken-2; }
-    DiffScreen #diff-records:focus { border: round $primary; }
-    """
+    CSS_PATH = "diff_screen.tcss"
 
     @dataclass
     class Compared(Message):

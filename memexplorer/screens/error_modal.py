@@ -5,30 +5,22 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from memexplorer.widgets.worker_errors import describe_error, report_failed_worker
+
+from .modal_dialog import DIALOG_CSS, ModalDialog
 
 #: report_failed_worker is named here too, where screens looked for it before it
 #: moved below them (widgets/worker_errors.py).
 __all__ = ["ErrorModal", "describe_error", "report_failed_worker"]
 
 
-class ErrorModal(ModalScreen[None]):
+class ErrorModal(ModalDialog[None]):
     """A failed load or action, with a hint; ``c`` copies the text."""
 
     HELP = "An error. **c** copies the message, **escape** closes it."
-    DEFAULT_CSS = """
-    ErrorModal { align: center middle; }
-    ErrorModal > Vertical {
-        width: 80%; max-width: 100; height: auto; max-height: 80%;
-        border: thick $error; background: $surface; padding: 1 2;
-    }
-    ErrorModal #title { text-style: bold; color: $error; margin-bottom: 1; }
-    ErrorModal #message { height: auto; }
-    ErrorModal Button { margin-top: 1; }
-    """
+    CSS_PATH = [DIALOG_CSS, "error_modal.tcss"]
     BINDINGS = [
         Binding("escape,enter", "dismiss", "Close", id="error.close"),
         Binding("c", "copy", "Copy", id="error.copy"),

@@ -59,10 +59,7 @@ class FindScreen(Screen[None]):
         "result opens its node; on a group's last row it shows more."
     )
     BINDINGS = bindings_for("find")
-    DEFAULT_CSS = """
-    FindScreen #find-status { height: 1; padding: 0 2; color: $text-muted; }
-    FindScreen #find-results { height: 1fr; }
-    """
+    CSS_PATH = "find_screen.tcss"
 
     @dataclass
     class Found(Message):

@@ -36,9 +36,7 @@ class GraphScreen(Screen[None]):
         "**d** switches depth 1/2; **c** centres the drawing on the selected node."
     )
     BINDINGS = bindings_for("graph")
-    DEFAULT_CSS = """
-    GraphScreen #status { height: 2; padding: 0 1; background: $boost; }
-    """
+    CSS_PATH = "graph_screen.tcss"
 
     @dataclass
     class Loaded(Message):

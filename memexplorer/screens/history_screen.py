@@ -38,10 +38,7 @@ class HistoryScreen(Screen[None]):
         "where no agent and no store search looks."
     )
     BINDINGS = bindings_for("history")
-    DEFAULT_CSS = """
-    HistoryScreen #history-title { height: auto; padding: 0 1; background: $boost; }
-    HistoryScreen #history { height: 1fr; }
-    """
+    CSS_PATH = "history_screen.tcss"
 
     @dataclass
     class Listed(Message):

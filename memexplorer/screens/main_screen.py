@@ -37,11 +37,7 @@ class MainScreen(TransferActions, WritingToggle):
         "open a row to see the node with its edges."
     )
     BINDINGS = bindings_for("main")
-    DEFAULT_CSS = """
-    MainScreen #stores { width: 40%; min-width: 20; max-width: 60;
-                         border-right: vkey $primary-darken-2; }
-    MainScreen #table { width: 1fr; }
-    """
+    CSS_PATH = "main_screen.tcss"
 
     def __init__(self, root: Path, page_size: int) -> None:
         super().__init__()

@@ -64,13 +64,7 @@ class NodeDetailScreen(Screen[None]):
         "direction. **enter** on an edge opens the neighbour; **backspace** goes back."
     )
     BINDINGS = bindings_for("node")
-    DEFAULT_CSS = """
-    NodeDetailScreen #title { height: auto; padding: 0 1; background: $boost; }
-    NodeDetailScreen #flags { height: auto; padding: 0 1; color: $warning; }
-    NodeDetailScreen #panes { height: 1fr; }
-    NodeDetailScreen #properties { width: 1fr; border: round $primary-darken-2; }
-    NodeDetailScreen #edges { width: 1fr; border: round $primary-darken-2; }
-    """
+    CSS_PATH = "node_detail_screen.tcss"
 
     @dataclass
     class Loaded(Message):

@@ -75,14 +75,7 @@ class QueryScreen(QueryKnobs, Screen[None]):
         "below work outside it."
     )
     BINDINGS = bindings_for("query")
-    DEFAULT_CSS = """
-    QueryScreen #bar { height: 3; }
-    QueryScreen #query { width: 1fr; }
-    QueryScreen #settings { width: auto; max-width: 45%; padding: 1 1 0 1; color: $text-muted; }
-    QueryScreen #answer { width: 1fr; }
-    QueryScreen QueryResults { height: 3fr; }
-    QueryScreen MissedList { height: 2fr; }
-    """
+    CSS_PATH = "query_screen.tcss"
 
     @dataclass
     class Answered(Message):
