@@ -12,10 +12,10 @@ a crash leaves the old history or the new one, never half of it.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from memexplorer.engine import user_folders
 from memexplorer.engine.atomic_files import atomic_file
 from memexplorer.engine.exceptions import MemoryError
 
@@ -58,10 +58,8 @@ class HistoryEntry:
 
 
 def data_folder() -> Path:
-    """memexplorer's user data folder, per the XDG base directory spec."""
-    base = os.environ.get("XDG_DATA_HOME", "")
-    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".local" / "share"
-    return root / "memexplorer"
+    """memexplorer's user data folder (:mod:`memexplorer.engine.user_folders`)."""
+    return user_folders.data_folder()
 
 
 def _parse(line: str) -> HistoryEntry | None:

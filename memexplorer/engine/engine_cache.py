@@ -31,6 +31,7 @@ from pathlib import Path
 from .atomic_files import publish_folder
 from .exceptions import EngineCacheError, InvalidInputError
 from .storage_versions import KUZU_RELEASE, LADYBUG_PINNED
+from .user_folders import cache_folder
 
 __all__ = [
     "ENGINE_PACKAGES",
@@ -92,8 +93,7 @@ def cache_root() -> Path:
     chosen = os.environ.get("MEMEXPLORER_ENGINE_CACHE")
     if chosen:
         return Path(chosen)
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return cache / "memexplorer" / "engines"
+    return cache_folder() / "engines"
 
 
 def add_command(package: str, release: str) -> str:

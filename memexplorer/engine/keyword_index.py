@@ -28,6 +28,7 @@ from typing import Any
 
 from .atomic_files import replace_file
 from .graph_store import GraphStore
+from .user_folders import cache_folder
 
 __all__ = ["KeywordIndex", "index_cache_root", "open_index", "store_fingerprint"]
 
@@ -49,8 +50,7 @@ def index_cache_root() -> Path:
     configured = os.environ.get("MEMEXPLORER_INDEX_CACHE")
     if configured:
         return Path(configured)
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return cache / "memexplorer" / "keyword-index"
+    return cache_folder() / "keyword-index"
 
 
 def _store_files(path: Path) -> list[Path]:
