@@ -121,18 +121,12 @@ def atomic_file(
         temporary.unlink(missing_ok=True)
     fd = create_private_file(temporary, mode)
     try:
-        out = os.fdopen(fd, "w", encoding="utf-8") if text else os.fdopen(fd, "wb")
-        with out:
+        with os.fdopen(fd, "w", encoding="utf-8") if text else os.fdopen(fd, "wb") as out:
             yield out
-            out.flush()
-            os.fsync(out.fileno())
-        if before_replace is not None:
-            before_replace()
-        os.replace(temporary, target)
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
-    fsync_folder(target.parent)
+    replace_file(temporary, target, before_replace=before_replace)
 
 
 def publish_folder(staging: Path, final: Path) -> None:
