@@ -52,6 +52,8 @@ class MemExplorerApp(App[None]):
         self.store_watch = StoreWatch()
         #: Stores that changed on disk since they were loaded, in the order noticed.
         self.changed_stores: list[Path] = []
+        #: Stores this app is writing now: their files move, and that is no news.
+        self.writes_under_way: set[Path] = set()
         self._noticed: dict[Path, float] = {}
         self.config = config or Config()
         self.browsers = BrowserPool()
@@ -93,6 +95,8 @@ class MemExplorerApp(App[None]):
     def check_stores(self) -> None:
         """Offer a reload once per store that changed since it was loaded."""
         for path in self.store_watch.changed():
+            if path in self.writes_under_way:
+                continue
             self._noticed[path] = time.monotonic()
             if path not in self.changed_stores:
                 self.changed_stores.append(path)

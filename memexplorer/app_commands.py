@@ -78,6 +78,9 @@ COMMANDS: tuple[AppCommand, ...] = (
     AppCommand("undo_clean", "u", "screen.undo_clean", "Undo last clean",
                "Restore what the last clean deleted, while its notification is up", "main",
                footer=False),
+    AppCommand("correct_row", "E", "screen.correct_row", "Correct",
+               "Store the right value of the fact under the cursor the agent's way: a preview "
+               "of every write, then a backup (e exports)", "main", footer=False),
     AppCommand("backups", "b", "screen.backups", "Backups",
                "The backups under the home: restore any of them", "main", rank=6),
     AppCommand("export", "e", "screen.export", "Export",
@@ -153,6 +156,21 @@ COMMANDS: tuple[AppCommand, ...] = (
                "Draw this node's neighbourhood, one or two hops", "node"),
     AppCommand("node_chain", "c", "screen.chain", "Chain",
                "This fact's temporal chain as a timeline, among the agent's chains", "node"),
+    AppCommand("correct_node", "e", "screen.correct", "Correct",
+               "Store the right value of this fact the agent's way: it supersedes the old "
+               "one where the agent's code would (a preview first, then a backup)", "node"),
+    # Correcting a fact.
+    AppCommand("correct_preview", "ctrl+o", "screen.preview", "Preview",
+               "Work out every row, edge and property change the correction writes",
+               "correct", priority=True),
+    AppCommand("correct_confirm", "ctrl+s", "screen.confirm", "Write",
+               "Back up the store, then write what the preview shows", "correct",
+               priority=True),
+    AppCommand("correct_undo", "ctrl+z", "screen.undo", "Undo",
+               "Remove what the correction wrote (while this stays open)", "correct",
+               priority=True),
+    AppCommand("correct_cancel", "escape", "screen.cancel", "Close",
+               "Close (nothing is written unless you pressed ctrl+s)", "correct"),
     # The query box.
     AppCommand("close_query", "escape", "screen.close", "Close",
                "Back to the stores", "query"),

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections import deque
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -50,6 +51,8 @@ __all__ = [
     "KnowledgeSubgraph",
     "MemoryCategory",
     "MemoryClassifier",
+    "lowered_confidence",
+    "similar_to_edges",
 ]
 
 #: New facts are compared with this many of the agent's most recent facts.
@@ -67,6 +70,37 @@ GraphEngine = Literal["kuzu", "ladybug"]
 def _now() -> str:
     """UTC, naive ISO with microseconds: the reference's format, so ordering holds."""
     return datetime.now(UTC).replace(tzinfo=None).isoformat(timespec="microseconds")
+
+
+def similar_to_edges(
+    content: str, concept: str, tags: list[str], others: Iterable[dict[str, Any]]
+) -> list[tuple[str, float, dict[str, Any]]]:
+    """(other id, score, contradiction metadata) of the SIMILAR_TO edges a new fact
+    gets: scores above 0.3, contradictions checked above 0.5 (both libraries' rule)."""
+    new_node = {"content": content, "concept": concept, "tags": tags}
+    edges = []
+    for other in others:
+        score = compute_similarity(new_node, other)
+        if score <= SIMILARITY_EDGE_THRESHOLD:
+            continue
+        meta: dict[str, Any] = {}
+        if score > CONTRADICTION_CHECK_THRESHOLD:
+            meta = detect_contradiction(content, other["content"], concept, other["concept"])
+        edges.append((other["id"], score, meta))
+    return edges
+
+
+def lowered_confidence(
+    confidence: float | None, metadata: dict[str, Any]
+) -> tuple[float, dict[str, Any]] | None:
+    """A superseded fact's new (confidence, metadata): halved, at least 0.1, the old
+    value kept in the metadata; None when an earlier supersession lowered it already."""
+    if "confidence_before_supersede" in metadata:
+        return None
+    return max(0.1, (confidence or 0.0) * 0.5), {
+        **metadata,
+        "confidence_before_supersede": confidence,
+    }
 
 
 def _as_dict(node: KnowledgeNode) -> dict[str, Any]:
@@ -217,16 +251,10 @@ class HierarchicalMemory:
             "entity_name": extract_entity_name(content, concept),
         }  # fmt: skip
         recent = self._recent_facts(graph)
-        new_node = {"content": content, "concept": concept, "tags": tags}
-        similar = []
-        for other in recent:
-            score = compute_similarity(new_node, other)
-            if score <= SIMILARITY_EDGE_THRESHOLD:
-                continue
-            meta: dict[str, Any] = {}
-            if score > CONTRADICTION_CHECK_THRESHOLD:
-                meta = detect_contradiction(content, other["content"], concept, other["concept"])
-            similar.append({"id": other["id"], "w": score, "m": json.dumps(meta) if meta else ""})
+        similar = [
+            {"id": other, "w": score, "m": json.dumps(meta) if meta else ""}
+            for other, score, meta in similar_to_edges(content, concept, tags, recent)
+        ]
         index = temporal_index_of(temporal_metadata)
         temporal = TemporalFact(node_id, concept, fact["content"], fact["entity_name"], index)
         assert self._temporal is not None
@@ -290,17 +318,14 @@ class HierarchicalMemory:
             {"old": step.older.memory_id},
             reuse=True,
         )
-        confidence, meta_text = rows[0]
-        meta = loads_json(meta_text, {})
-        if "confidence_before_supersede" in meta:
+        lowered = lowered_confidence(rows[0][0], loads_json(rows[0][1], {}))
+        if lowered is None:
             return
-        meta["confidence_before_supersede"] = confidence
         graph.execute(
             "MATCH (o:SemanticMemory {memory_id: $old}) SET o.confidence = $c, o.metadata = $m",
-            {"old": step.older.memory_id, "c": max(0.1, (confidence or 0.0) * 0.5),
-             "m": json.dumps(meta)},
+            {"old": step.older.memory_id, "c": lowered[0], "m": json.dumps(lowered[1])},
             reuse=True,
-        )  # fmt: skip
+        )
 
     def store_episode(self, content: str, source_label: str = "") -> str:
         """Store raw source content (an episode); return its id."""

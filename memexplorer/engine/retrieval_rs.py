@@ -25,7 +25,7 @@ from .knowledge import KnowledgeEdge, KnowledgeNode
 from .library_context import LibrarySubgraph
 from .retrieval_indexed import rs_top_rows
 
-__all__ = ["RsRetriever", "RsTrace", "rs_keywords"]
+__all__ = ["RsRetriever", "RsTrace", "rs_keywords", "rs_split_whitespace"]
 
 #: str.isspace() characters Rust's char::is_whitespace does not split on.
 _NOT_RUST_WHITESPACE = "\x1c\x1d\x1e\x1f"
@@ -33,8 +33,13 @@ _NOT_RUST_WHITESPACE = "\x1c\x1d\x1e\x1f"
 
 def rs_keywords(query: str) -> list[str]:
     """``query.split_whitespace().filter(|w| w.len() > 2)``: byte length, order and repeats kept."""
+    return [w for w in rs_split_whitespace(query) if len(w.encode("utf-8")) > 2]
+
+
+def rs_split_whitespace(text: str) -> list[str]:
+    """Rust's ``str::split_whitespace``: the words between runs of Unicode whitespace."""
     words, current = [], []
-    for char in query:
+    for char in text:
         if char.isspace() and char not in _NOT_RUST_WHITESPACE:
             if current:
                 words.append("".join(current))
@@ -43,7 +48,7 @@ def rs_keywords(query: str) -> list[str]:
             current.append(char)
     if current:
         words.append("".join(current))
-    return [w for w in words if len(w.encode("utf-8")) > 2]
+    return words
 
 
 _KEYWORD = f"""

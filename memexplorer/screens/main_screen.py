@@ -19,6 +19,7 @@ from memexplorer.widgets.node_ref import NodeRef
 from memexplorer.widgets.node_table import NodeTable, TableSource
 from memexplorer.widgets.stores_tree import StoresTree
 
+from .correct_actions import CorrectRow
 from .engine_offer_modal import EngineOfferModal, engine_offer
 from .transfer_actions import TransferActions
 from .value_modal import ValueModal
@@ -28,7 +29,7 @@ from .writing_modal import WritingToggle
 TREE_MIN, TABLE_MIN = 16, 24
 
 
-class MainScreen(TransferActions, WritingToggle):
+class MainScreen(CorrectRow, TransferActions, WritingToggle):
     """Browse every store under the folder the app was opened on."""
 
     HELP = (

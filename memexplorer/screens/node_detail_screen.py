@@ -19,6 +19,7 @@ from memexplorer.app_commands import bindings_for
 from memexplorer.clipboard import as_json
 from memexplorer.engine.browse import EdgeInfo, NodeDetail
 from memexplorer.engine.stored_json import decode_stored_json
+from memexplorer.session_mode import write_action
 from memexplorer.widgets.node_ref import NodeRef
 from memexplorer.widgets.worker_errors import report_failed_worker
 
@@ -193,6 +194,18 @@ class NodeDetailScreen(Screen[None]):
             return
         agent = str(detail.properties["agent_id"] or "")
         self.app.push_screen(ChainScreen(self.ref.store, agent, self.ref.key))
+
+    @write_action("Correct")
+    def action_correct(self) -> None:
+        """Store the right value of this fact the agent's way (a preview first)."""
+        from .correct_actions import open_correct
+
+        detail = self.detail
+        if detail is None or detail.table not in ("SemanticMemory", "semantic_memories"):
+            self.notify("Only facts (SemanticMemory nodes) can be corrected", severity="warning")
+            return
+        agent = str(detail.properties.get("agent_id") or "")
+        open_correct(self, self.ref.store, agent, self.ref.key, lambda: self.show(self.ref))
 
     def action_close(self) -> None:
         self.app.close_nodes()  # type: ignore[attr-defined]
