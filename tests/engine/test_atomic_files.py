@@ -165,3 +165,27 @@ def test_a_new_file_never_overwrites_one_that_is_there(tmp_path):
     with pytest.raises(FileExistsError):
         write_new_file(path, b"second")
     assert path.read_bytes() == b"first"
+
+
+def test_the_callers_error_surfaces_even_when_the_built_file_is_gone(tmp_path):
+    """Cleaning up must not hide why the write failed (another process may have
+    removed the file meanwhile)."""
+    built, target = tmp_path / ".built", tmp_path / "store"
+    built.write_bytes(b"new store")
+
+    def vanish_then_refuse() -> None:
+        built.unlink()
+        raise Refused
+
+    with pytest.raises(Refused):
+        replace_file(built, target, before_replace=vanish_then_refuse)
+    assert _names(tmp_path) == []
+
+
+def test_the_callers_error_surfaces_even_when_the_temporary_is_gone(tmp_path):
+    target, temporary = tmp_path / "data", tmp_path / "data.tmp"
+    with pytest.raises(Refused), atomic_file(target, temporary=temporary) as out:
+        out.write(b"half")
+        temporary.unlink()
+        raise Refused
+    assert _names(tmp_path) == []
