@@ -1,4 +1,5 @@
-"""Backup folders on disk: where they live, their manifest, and reading them back.
+"""Backup folders on disk: where they live, their manifest, reading them back, and
+the record of what a restore did.
 
 The part of backups that writers of a backup (:mod:`.backups` for saved rows,
 :mod:`.store_backup` for a whole-store copy) and its readers share, apart from
@@ -28,6 +29,8 @@ __all__ = [
     "BackupError",
     "BackupRecord",
     "BadBackupError",
+    "RestoreResult",
+    "TableRestore",
     "backups_folder",
     "list_backups",
     "private_backups_dirs",
@@ -93,6 +96,47 @@ class BackupRecord:
             "restored": self.restored,
             "restored_at": self.restored_at,
             "whole_store": self.whole_store,
+        }
+
+
+@dataclass(frozen=True)
+class TableRestore:
+    """What restore did with one table's saved rows."""
+
+    restored: int = 0
+    already_there: int = 0
+    missing_endpoint: int = 0
+    replaced: int = 0
+
+
+@dataclass(frozen=True)
+class RestoreResult:
+    backup: Path
+    store: Path
+    tables: dict[str, TableRestore]
+    #: A copy of the whole store was put back (no rows are counted then).
+    whole_store: bool = False
+
+    @property
+    def restored(self) -> int:
+        return sum(t.restored + t.replaced for t in self.tables.values())
+
+    @property
+    def already_there(self) -> int:
+        return sum(t.already_there for t in self.tables.values())
+
+    @property
+    def edges(self) -> int:
+        """Of :attr:`restored`, the edges: rel tables are named in capitals."""
+        return sum(t.restored + t.replaced for n, t in self.tables.items() if n.isupper())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "backup": str(self.backup),
+            "store": str(self.store),
+            "restored": self.restored,
+            "already_there": self.already_there,
+            "tables": {name: vars(t) for name, t in self.tables.items()},
         }
 
 

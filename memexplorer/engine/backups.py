@@ -19,7 +19,6 @@ import re
 import sqlite3
 import uuid
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -33,6 +32,8 @@ from .backup_records import (
     BackupError,
     BackupRecord,
     BadBackupError,
+    RestoreResult,
+    TableRestore,
     backups_folder,
     list_backups,
     read_backup,
@@ -61,49 +62,8 @@ __all__ = [
     "write_backup",
 ]
 
-RestoreMode = Literal["insert", "replace"]
+RestoreMode = Literal["insert", "replace", "merge"]
 _ACTION = re.compile(r"^[a-z][a-z0-9-]{0,31}$")
-
-
-@dataclass(frozen=True)
-class TableRestore:
-    """What restore did with one table's saved rows."""
-
-    restored: int = 0
-    already_there: int = 0
-    missing_endpoint: int = 0
-    replaced: int = 0
-
-
-@dataclass(frozen=True)
-class RestoreResult:
-    backup: Path
-    store: Path
-    tables: dict[str, TableRestore]
-    #: A copy of the whole store was put back (no rows are counted then).
-    whole_store: bool = False
-
-    @property
-    def restored(self) -> int:
-        return sum(t.restored + t.replaced for t in self.tables.values())
-
-    @property
-    def already_there(self) -> int:
-        return sum(t.already_there for t in self.tables.values())
-
-    @property
-    def edges(self) -> int:
-        """Of :attr:`restored`, the edges: rel tables are named in capitals."""
-        return sum(t.restored + t.replaced for n, t in self.tables.items() if n.isupper())
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "backup": str(self.backup),
-            "store": str(self.store),
-            "restored": self.restored,
-            "already_there": self.already_there,
-            "tables": {name: vars(t) for name, t in self.tables.items()},
-        }
 
 
 def write_backup(
@@ -122,7 +82,8 @@ def write_backup(
 
     ``restore_mode`` says what restore does with a row whose key exists again:
     "insert" (after a deletion) reports it and leaves it; "replace" (after a
-    change such as redaction) puts the saved values back. Raises
+    change such as redaction) puts the saved values back; "merge" takes a merge
+    back (:mod:`.merge_undo`). Raises
     :class:`BackupError` and leaves no backup folder when anything fails.
     """
     if not _ACTION.match(action):
@@ -220,6 +181,10 @@ def restore_backup(backup_path: str | Path) -> RestoreResult:
 
             restore_store_file(record, manifest)
             counts: dict[str, TableRestore] = {}
+        elif mode == "merge":
+            from .merge_undo import undo_merge
+
+            counts = undo_merge(record, tables)
         elif record.engine == "sqlite":
             counts = _restore_sqlite(store, tables, mode)
         else:
