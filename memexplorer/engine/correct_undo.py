@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .correct_write import CORRECTION_FILE, SET_STATEMENTS
-from .exceptions import InvalidInputError, StoreChangedError
+from .exceptions import InvalidInputError, StoreChangedError, StoreNotFoundError
 from .graph_open import open_graph_store
 from .graph_store import GraphStore, identifier
 from .hierarchical_schema import FACT_FIELDS
@@ -51,19 +51,47 @@ def _edge_key(rel: str, source: str, target: str, props: dict[str, Any]) -> str:
 
 def undo_correction(backup: str | Path) -> UndoResult:
     """Remove what the correction whose backup folder is ``backup`` added."""
-    path = Path(backup) / CORRECTION_FILE
-    if not path.is_file():
-        raise InvalidInputError(
-            f"{backup} is not the backup of a correction (no {CORRECTION_FILE})"
-        )
-    plan = json.loads(path.read_text(encoding="utf-8"))["plan"]
+    plan = _read_plan(Path(backup))
     store = Path(plan["store"])
+    if not store.exists():
+        raise StoreNotFoundError(
+            store,
+            "The corrected store is not there any more, so there is nothing to undo",
+            hint="Check that it was not moved or renamed; `memexplorer restore` can put "
+            "the whole backup back.",
+        )
     with write_gate(store, action="undo correct"):
         if plan["engine"] == "sqlite":
             _undo_sqlite(store, plan)
         else:
             _undo_graph(store, plan)
     return UndoResult(store, plan["node"]["memory_id"], len(plan["edges"]), len(plan["changes"]))
+
+
+def _read_plan(backup: Path) -> dict[str, Any]:
+    if not backup.is_dir():
+        raise InvalidInputError(f"No backup folder {backup}",
+                                hint="`memexplorer backups` lists them.")  # fmt: skip
+    path = backup / CORRECTION_FILE
+    if not path.is_file():
+        raise InvalidInputError(
+            f"{backup} is not the backup of a correction (no {CORRECTION_FILE})",
+            hint="Give the folder `memexplorer correct` printed after writing.",
+        )
+    try:
+        plan = json.loads(path.read_text(encoding="utf-8"))["plan"]
+        names = (plan["store"], plan["engine"], plan["node"]["memory_id"])
+        if not all(isinstance(v, str) for v in names) or not all(
+            isinstance(plan[k], list) for k in ("edges", "changes")
+        ):
+            raise TypeError("store, engine and node are not what a correction writes")
+    except (OSError, UnicodeDecodeError, ValueError, LookupError, TypeError) as exc:
+        raise InvalidInputError(
+            f"Cannot read the correction record {path} ({exc.__class__.__name__}: {exc}); "
+            "nothing was changed",
+            hint="`memexplorer restore` can still put the whole backup back.",
+        ) from None
+    return plan
 
 
 def _refuse(store: Path, what: str) -> StoreChangedError:

@@ -105,13 +105,20 @@ def _backup(plan: CorrectionPlan, home: Path) -> BackupRecord:
 
 
 def _write_record(folder: Path, plan: CorrectionPlan, request: CorrectionRequest) -> None:
-    record = {"plan": plan.to_dict(), "request": {
+    """The plan beside the backup, its store absolute (the undo may run from another
+    folder), written whole or not at all (a crash leaves no half a record)."""
+    stored = {**plan.to_dict(), "store": str(plan.store.absolute())}
+    record = {"plan": stored, "request": {
         "agent": request.agent, "memory_id": request.memory_id, "content": request.content,
         "concept": request.concept, "confidence": request.confidence,
         "node_id": request.node_id, "now_ns": request.now_ns}}  # fmt: skip
-    fd = os.open(folder / CORRECTION_FILE, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    partial = folder / f".{CORRECTION_FILE}.partial"
+    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         json.dump(record, handle, indent=2)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(partial, folder / CORRECTION_FILE)
 
 
 def _write_graph(plan: CorrectionPlan) -> None:
