@@ -78,7 +78,8 @@ class CorrectModal(ModalScreen[CorrectOutcome | None]):
     DEFAULT_CSS = """
     CorrectModal { align: center middle; }
     CorrectModal > Vertical {
-        width: 110; height: 90%; border: thick $warning; background: $surface; padding: 0 1;
+        width: 110; max-width: 100%; height: 90%; border: thick $warning; background: $surface;
+        padding: 0 1;
     }
     CorrectModal #what { text-style: bold; }
     CorrectModal .field { height: 3; }
@@ -100,6 +101,8 @@ class CorrectModal(ModalScreen[CorrectOutcome | None]):
     class Planned(Message):
         request: CorrectionRequest
         plan: CorrectionPlan
+        #: The fields' edit count when the preview was asked for.
+        edits: int
 
     @dataclass
     class Written(Message):
@@ -115,6 +118,8 @@ class CorrectModal(ModalScreen[CorrectOutcome | None]):
         self.planned: tuple[CorrectionRequest, CorrectionPlan] | None = None
         self.outcome = CorrectOutcome(None)
         self.running = False
+        #: Edits made to the fields: a preview of older values is never kept.
+        self.edits = 0
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
@@ -154,6 +159,7 @@ class CorrectModal(ModalScreen[CorrectOutcome | None]):
     # -- preview ----------------------------------------------------------------------------
     @on(Input.Changed)
     def edited(self) -> None:
+        self.edits += 1
         if self.planned is not None and self.outcome.result is None:
             self.planned = None
             self._say("Changed since the preview: enter (or ctrl+o) to preview again.")
@@ -173,14 +179,18 @@ class CorrectModal(ModalScreen[CorrectOutcome | None]):
             self._say(f"The confidence must be a number in [0, 1], not {values['confidence']!r}.")
             return
         self._say("Working out what the writer would write…")
-        self.make_plan(values["content"], values["concept"], confidence)
+        self.make_plan(values["content"], values["concept"], confidence, self.edits)
 
     @work(thread=True, exclusive=True, group="correct-plan", exit_on_error=False)
-    def make_plan(self, content: str, concept: str, confidence: float) -> None:
+    def make_plan(self, content: str, concept: str, confidence: float, edits: int) -> None:
         wish = correction_request(self.agent, self.memory_id, content, concept, confidence)
-        self.post_message(self.Planned(wish, plan_correction(self.store, wish)))
+        self.post_message(self.Planned(wish, plan_correction(self.store, wish), edits))
 
     def on_correct_modal_planned(self, message: Planned) -> None:
+        if message.edits != self.edits or self.outcome.result is not None:
+            # Edited while the preview was worked out: ctrl+s must not write old values.
+            self._say("Changed since the preview: enter (or ctrl+o) to preview again.")
+            return
         self.planned = (message.request, message.plan)
         plan = message.plan
         self.query_one("#plan", Static).update(plan_text(plan))
