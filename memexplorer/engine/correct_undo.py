@@ -17,9 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .correct_write import CORRECTION_FILE, SET_STATEMENTS
+from .correct_write import CORRECTION_FILE, SET_STATEMENTS, open_for_writing
 from .exceptions import InvalidInputError, StoreChangedError, StoreNotFoundError
-from .graph_open import open_graph_store
 from .graph_store import GraphStore, identifier
 from .hierarchical_schema import FACT_FIELDS
 from .rs_sqlite_schema import EDGE_TABLES
@@ -107,7 +106,11 @@ def _refuse(store: Path, what: str) -> StoreChangedError:
 def _check(store: Path, plan: dict[str, Any], node: dict[str, Any] | None, found: Counter[str],
            values: dict[tuple[str, str], Any]) -> None:  # fmt: skip
     if node is None:
-        raise _refuse(store, f"fact {plan['node']['memory_id']} is gone; undone already?")
+        raise _refuse(
+            store,
+            f"fact {plan['node']['memory_id']} is not in the store: undone "
+            "already, or its write never finished",
+        )
     if any(node[c] != plan["node"][c] for c in _NODE_COLUMNS):
         raise _refuse(store, "the corrected fact's values were changed")
     planned = Counter(
@@ -149,7 +152,7 @@ def _graph_edges(graph: GraphStore, node_id: str) -> Counter[str]:
 
 def _undo_graph(store: Path, plan: dict[str, Any]) -> None:
     node_id = plan["node"]["memory_id"]
-    with open_graph_store(store, read_only=False) as graph:
+    with open_for_writing(store) as graph:
         columns = ", ".join(f"n.{c}" for c in _NODE_COLUMNS)
         rows = graph.rows(
             f"MATCH (n:SemanticMemory {{memory_id: $id}}) RETURN {columns}", {"id": node_id}

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,14 +21,21 @@ from typing import Any
 from .backups import BackupRecord
 from .correct_plan import CorrectionPlan, CorrectionRequest
 from .correct_read import plan_correction
-from .exceptions import StoreChangedError, StoreError
+from .exceptions import StoreChangedError, StoreError, StoreLockedError
 from .graph_open import open_graph_store
+from .graph_store import GraphStore
 from .rs_sqlite_schema import EDGE_TABLES
 from .rs_sqlite_write import insert_agent, open_rs_writable
 from .store_backup import write_closed_store_backup, write_store_backup
 from .write_gate import write_gate
 
-__all__ = ["CORRECTION_FILE", "EDGE_STATEMENTS", "CorrectionResult", "correct_fact"]
+__all__ = [
+    "CORRECTION_FILE",
+    "EDGE_STATEMENTS",
+    "CorrectionResult",
+    "correct_fact",
+    "open_for_writing",
+]
 
 #: The plan, kept in the backup folder for the undo.
 CORRECTION_FILE = "correction.json"
@@ -121,8 +129,27 @@ def _write_record(folder: Path, plan: CorrectionPlan, request: CorrectionRequest
     os.replace(partial, folder / CORRECTION_FILE)
 
 
+#: How long a write waits for readers to let go of the store: another memexplorer's
+#: preview (or the app's) holds it for a moment; a running agent holds it for good.
+READERS_WAIT_S = 5.0
+
+
+def open_for_writing(store: Path) -> GraphStore:
+    """The store opened for writing once no reader holds it (Kuzu and LadybugDB let a
+    writer in only when nobody has the file open); StoreLockedError after
+    READERS_WAIT_S, with nothing written."""
+    deadline = time.monotonic() + READERS_WAIT_S
+    while True:
+        try:
+            return open_graph_store(store, read_only=False)
+        except StoreLockedError:
+            if time.monotonic() >= deadline:
+                raise
+            time.sleep(0.1)
+
+
 def _write_graph(plan: CorrectionPlan) -> None:
-    with open_graph_store(plan.store, read_only=False) as graph, graph.transaction():
+    with open_for_writing(plan.store) as graph, graph.transaction():
         graph.execute(_CREATE_FACT, dict(plan.node))
         for edge in plan.edges:
             graph.execute(
