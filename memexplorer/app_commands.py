@@ -11,6 +11,7 @@ from textual.binding import Binding
 
 from .app_command import AppCommand
 from .app_commands_history import HISTORY_COMMANDS
+from .app_commands_merge import MERGE_COMMANDS
 
 __all__ = ["COMMANDS", "AppCommand", "bindings_for", "commands_for"]
 
@@ -280,6 +281,7 @@ COMMANDS: tuple[AppCommand, ...] = (
     AppCommand("confirm_no", "escape", "screen.cancel", "Cancel",
                "Close without changing anything", "confirm"),
     *HISTORY_COMMANDS,
+    *MERGE_COMMANDS,
 )  # fmt: skip
 
 

@@ -105,6 +105,8 @@ SCENES: dict[str, Scene] = {
     "16-export": scene(open_table, keys("e")),
     "17-import-preview": scene(open_table, keys("i")),
     "18-backups": scene(open_table, keys("delete", "y", "b")),
+    "19-duplicates": scene(keys("down", "down", "d")),
+    "20-merge-preview": scene(keys("down", "down", "d", "m")),
     "10-writing-confirm": scene(keys("w")),
     "09-credential-audit": scene(keys("a")),
 }

@@ -12,7 +12,7 @@ from importlib import import_module
 #: Modules under memexplorer.commands, in the order ``--help`` lists them.
 COMMAND_MODULES = (
     "stats", "demo", "transfer", "tree", "audit", "query", "chain", "correct", "clean", "compact",
-    "restore", "backups", "diff", "grep", "serve", "migrate", "engines",
+    "restore", "backups", "diff", "grep", "duplicates", "serve", "migrate", "engines",
 )  # fmt: skip
 
 

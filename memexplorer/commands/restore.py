@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from memexplorer.wording import rows_and_edges, whole_store_question
+from memexplorer.wording import counted, rows_and_edges, whole_store_question
 
 from .common import EXIT_OK, EXIT_USAGE, print_json, progress
 from .confirm import ask
@@ -67,6 +67,9 @@ def run(args: argparse.Namespace) -> int:
             parts.append(f"{table.replaced:,} values put back")
         if table.already_there:
             parts.append(f"{table.already_there:,} already there (left as they are)")
+        removed = getattr(table, "removed", 0)  # a merge's undo (engine/merge_undo.py)
+        if removed:
+            parts.append(f"{counted(removed, 'edge')} the merge added taken out")
         if table.missing_endpoint:
             parts.append(f"{table.missing_endpoint:,} edges skipped (an endpoint is gone)")
         print(f"  {name}: " + ", ".join(parts))

@@ -52,7 +52,7 @@ __all__ = [
 
 BACKUP_FORMAT = 1
 MANIFEST, ROWS, RESTORED = "manifest.json", "rows.json", "restored.json"
-RestoreMode = Literal["insert", "replace"]
+RestoreMode = Literal["insert", "replace", "merge"]
 _ACTION = re.compile(r"^[a-z][a-z0-9-]{0,31}$")
 
 
@@ -187,7 +187,8 @@ def write_backup(
 
     ``restore_mode`` says what restore does with a row whose key exists again:
     "insert" (after a deletion) reports it and leaves it; "replace" (after a
-    change such as redaction) puts the saved values back. Raises
+    change such as redaction) puts the saved values back; "merge" takes a merge
+    back (:mod:`.merge_undo`). Raises
     :class:`BackupError` and leaves no backup folder when anything fails.
     """
     if not _ACTION.match(action):
@@ -367,6 +368,10 @@ def restore_backup(backup_path: str | Path) -> RestoreResult:
 
             restore_store_file(record, manifest)
             counts: dict[str, TableRestore] = {}
+        elif mode == "merge":
+            from .merge_undo import undo_merge
+
+            counts = undo_merge(record, tables)
         elif record.engine == "sqlite":
             counts = _restore_sqlite(store, tables, mode)
         else:

@@ -296,7 +296,10 @@ class HierarchicalMemory:
             self._temporal.add(temporal)
         return node_id
 
-    def _write_supersession(self, graph: GraphStore, step: Supersession) -> None:
+    @staticmethod
+    def _write_supersession(graph: GraphStore, step: Supersession) -> None:
+        """Seed 003's supersession: SUPERSEDES and TRANSITIONED_TO, the older fact's
+        confidence halved (at least 0.1) once, its first value kept in metadata."""
         ids = {"new": step.newer.memory_id, "old": step.older.memory_id}
         graph.execute(
             """MATCH (n:SemanticMemory {memory_id: $new}), (o:SemanticMemory {memory_id: $old})

@@ -27,10 +27,17 @@ from .rs_sqlite_schema import (
     INDEXES,
     SCHEMA,
     SEMANTIC_TABLE,
+    EdgeTable,
     is_rs_hierarchical,
 )
 
-__all__ = ["enforce_rs_permissions", "insert_agent", "open_rs_writable", "serde_text"]
+__all__ = [
+    "edge_insert_sql",
+    "enforce_rs_permissions",
+    "insert_agent",
+    "open_rs_writable",
+    "serde_text",
+]
 
 _CLEAR_EDGES = (
     "DELETE FROM {table} WHERE source_id IN "
@@ -90,6 +97,14 @@ def open_rs_writable(store: Path) -> sqlite3.Connection:
     return connection
 
 
+def edge_insert_sql(edge: EdgeTable) -> str:
+    """The Rust import's insert of one edge row (``import_helpers.rs``): endpoints, then
+    the edge's value columns in its order."""
+    names = ", ".join(("source_id", "target_id", *edge.columns))
+    marks = ", ".join("?" * (2 + len(edge.columns)))
+    return f"INSERT INTO {edge.name} ({names}) VALUES ({marks})"
+
+
 def _existing_ids(connection: sqlite3.Connection, agent: str) -> set[str]:
     return {
         row[0]
@@ -138,9 +153,7 @@ def insert_agent(
         for position, edge in enumerate(EDGE_TABLES, start=2):
             checkpoint(control, f"writing {edge.name}", position, 2 + len(EDGE_TABLES), "tables")
             rows = [_edge_row(e, edge.columns) for e in doc.get(edge.name, [])]
-            names = ", ".join(("source_id", "target_id", *edge.columns))
-            marks = ", ".join("?" * (2 + len(edge.columns)))
-            connection.executemany(f"INSERT INTO {edge.name} ({names}) VALUES ({marks})", rows)
+            connection.executemany(edge_insert_sql(edge), rows)
             edges[edge.rel] = len(rows)
         checkpoint(control, "saving the store")
         connection.execute("COMMIT")

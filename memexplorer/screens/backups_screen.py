@@ -60,6 +60,10 @@ class ConfirmRestore(ModalScreen[bool]):
                 text = (f"Put back the WHOLE of {record.store} as it was at "
                         f"{record.created_at:%Y-%m-%d %H:%M:%S} UTC (before a "
                         f"{record.action})? Comparing the copy with the store now…")  # fmt: skip
+            elif record.restore_mode == "merge":
+                text = (f"Take back the merge of {record.created_at:%Y-%m-%d %H:%M} UTC in "
+                        f"{record.store}: remove the edges it added and put its facts' values "
+                        "back? Refused if they changed since.")  # fmt: skip
             else:
                 nodes = sum(c for name, c in record.counts.items() if not name.isupper())
                 edges = sum(record.counts.values()) - nodes

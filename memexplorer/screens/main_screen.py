@@ -225,6 +225,17 @@ class MainScreen(CorrectRow, TransferActions, WritingToggle):
             entry, agent = target
             self.app.push_screen(HistoryScreen(entry.path, agent, self._home(entry.path)))
 
+    def action_duplicates(self) -> None:
+        """The groups of near-identical facts of the agent pointed at, to merge."""
+        target = self._agent_target("No duplicates here", "duplicates are facts of a "
+                                    "hierarchical agent")  # fmt: skip
+        if target is not None:
+            from .duplicates_screen import DuplicatesScreen
+
+            entry, agent = target
+            screen = DuplicatesScreen(entry.path, agent, self._home(entry.path))
+            self.app.push_screen(screen, lambda wrote: wrote and self.reload_after_write())
+
     def _store_target(self) -> StoreEntry | None:
         """The store pointed at, if it opened; else say why not."""
         target = self._cursor_target()
