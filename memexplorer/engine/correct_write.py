@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sqlite3
 import time
 from dataclasses import dataclass
@@ -90,11 +91,17 @@ def correct_fact(
                 hint="Preview the correction again.",
             )
         backup = _backup(plan, Path(home))
-        _write_record(backup.path, plan, request)
-        if plan.engine == "sqlite":
-            _write_sqlite(plan)
-        else:
-            _write_graph(plan)
+        try:
+            _write_record(backup.path, plan, request)
+            if plan.engine == "sqlite":
+                _write_sqlite(plan)
+            else:
+                _write_graph(plan)
+        except StoreLockedError:
+            # The store never opened for writing (an agent holds it): nothing was
+            # written, so a backup listed as a correction would only mislead.
+            shutil.rmtree(backup.path, ignore_errors=True)
+            raise
     return CorrectionResult(plan, backup)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -35,9 +36,10 @@ HOME = "home/.amplihack"
 #: Opens the store with kuzu itself (an agent or a reader), says so, holds it until
 #: stdin closes.
 HOLDER = (
-    "import sys, kuzu\n"
-    "db = kuzu.Database(sys.argv[1], read_only=sys.argv[2] == 'read')\n"
-    "connection = kuzu.Connection(db)\n"
+    "import sys, importlib\n"
+    "engine = importlib.import_module(sys.argv[3])\n"
+    "db = engine.Database(sys.argv[1], read_only=sys.argv[2] == 'read')\n"
+    "connection = engine.Connection(db)\n"
     "print('held', flush=True)\n"
     "sys.stdin.read()\n"
 )
@@ -84,9 +86,9 @@ def _env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k != "MEMEXPLORER_READ_ONLY"}
 
 
-def _hold(store: Path, mode: str) -> subprocess.Popen[str]:
+def _hold(store: Path, mode: str, engine: str = "kuzu") -> subprocess.Popen[str]:
     holder = subprocess.Popen(
-        [sys.executable, "-c", HOLDER, str(store), mode],
+        [sys.executable, "-c", HOLDER, str(store), mode, engine],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         text=True, env=_env(),
     )  # fmt: skip
@@ -146,6 +148,32 @@ def test_an_agent_holding_the_store_for_writing_is_refused_cleanly(
     err = capsys.readouterr().err
     assert err.startswith("error: Store is in use") and "Traceback" not in err
     assert dump_store(store) == before
+    assert list_backups(reference_stores / HOME) == []
+
+
+def test_a_ladybug_agent_writing_lets_the_preview_read_but_not_the_write(
+    ladybug_stores: Path, tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
+):
+    """LadybugDB lets a reader in beside its writer, so the preview and the backup
+    succeed; the write cannot open the store, and the backup of a correction that
+    was never written is not left behind to be listed."""
+    pytest.importorskip("ladybug")
+    home = tmp_path / "home" / ".amplihack"
+    shutil.copytree(ladybug_stores / HOME, home, symlinks=True)
+    store = home / "hierarchical_memory" / "ops-agent" / "ladybug_db"
+    before = dump_store(store)
+    agent = _hold(store, "write", "ladybug")
+    try:
+        monkeypatch.setattr(correct_write, "READERS_WAIT_S", 0.0)
+        args = _args(tmp_path)
+        assert main(args) == 3
+    finally:
+        _release(agent)
+    out, err = capsys.readouterr()
+    assert "SUPERSEDES" in out  # the preview was printed
+    assert err.startswith("error: Store is in use") and "Traceback" not in err
+    assert dump_store(store) == before
+    assert list_backups(home) == []
 
 
 @pytest.mark.parametrize("when", ["mid", "committed"])
