@@ -165,3 +165,14 @@ def test_an_error_quoting_an_escape_sequence_shows_it_as_text(reference_stores, 
     assert "\x1b" not in err and "\x07" not in err
     assert "No fact no-such\\x1b]0;title\\x07-id" in err
     assert "\n" in err.rstrip("\n")  # the hint keeps its own line
+
+
+def test_a_cognitive_memory_store_is_refused_clearly(reference_stores, capsys):
+    """cognitive_db has a SemanticMemory table too, of other columns (node_id, no
+    memory_id): correct names what is wrong instead of passing on the engine's error."""
+    store = reference_stores / "cognitive_db"
+    args = ["correct", "ops-agent", SEVEN, "--content", EIGHT, "--store", str(store)]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: Not a memory store: This store is not a HierarchicalMemory")
+    assert "memory_id" in err and "Binder" not in err
