@@ -62,6 +62,10 @@ class CorrectOutcome:
     undone: UndoResult | None = None
 
 
+#: The fields of the form, in the order a preview records them.
+_FIELDS = ("content", "concept", "confidence")
+
+
 class CorrectModal(ModalScreen[CorrectOutcome | None]):
     """Edit a fact's value, preview the writer's writes, then write them (or not)."""
 
@@ -101,8 +105,8 @@ class CorrectModal(ModalScreen[CorrectOutcome | None]):
     class Planned(Message):
         request: CorrectionRequest
         plan: CorrectionPlan
-        #: The fields' edit count when the preview was asked for.
-        edits: int
+        #: The fields as they were when the preview was asked for.
+        fields: tuple[str, ...]
 
     @dataclass
     class Written(Message):
@@ -118,8 +122,8 @@ class CorrectModal(ModalScreen[CorrectOutcome | None]):
         self.planned: tuple[CorrectionRequest, CorrectionPlan] | None = None
         self.outcome = CorrectOutcome(None)
         self.running = False
-        #: Edits made to the fields: a preview of older values is never kept.
-        self.edits = 0
+        #: The fields the preview in ``planned`` was worked out from.
+        self.planned_fields: tuple[str, ...] = ()
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
@@ -157,10 +161,13 @@ class CorrectModal(ModalScreen[CorrectOutcome | None]):
         self.query_one("#summary", Static).update(text)
 
     # -- preview ----------------------------------------------------------------------------
+    def _fields(self) -> tuple[str, ...]:
+        return tuple(self.query_one(f"#{n}", Input).value for n in _FIELDS)
+
     @on(Input.Changed)
     def edited(self) -> None:
-        self.edits += 1
-        if self.planned is not None and self.outcome.result is None:
+        if (self.planned is not None and self.outcome.result is None
+                and self._fields() != self.planned_fields):  # fmt: skip
             self.planned = None
             self._say("Changed since the preview: enter (or ctrl+o) to preview again.")
 
@@ -171,27 +178,31 @@ class CorrectModal(ModalScreen[CorrectOutcome | None]):
     def action_preview(self) -> None:
         if self.running or self.outcome.result is not None:
             return
-        values = {n: self.query_one(f"#{n}", Input).value for n in ("content", "concept",
-                                                                   "confidence")}  # fmt: skip
+        fields = self._fields()
+        values = dict(zip(_FIELDS, fields, strict=True))
         try:
             confidence = float(values["confidence"])
         except ValueError:
+            confidence = -1.0
+        if not 0.0 <= confidence <= 1.0:  # nan and inf too
             self._say(f"The confidence must be a number in [0, 1], not {values['confidence']!r}.")
             return
         self._say("Working out what the writer would write…")
-        self.make_plan(values["content"], values["concept"], confidence, self.edits)
+        self.make_plan(values["content"], values["concept"], confidence, fields)
 
     @work(thread=True, exclusive=True, group="correct-plan", exit_on_error=False)
-    def make_plan(self, content: str, concept: str, confidence: float, edits: int) -> None:
+    def make_plan(
+        self, content: str, concept: str, confidence: float, fields: tuple[str, ...]
+    ) -> None:
         wish = correction_request(self.agent, self.memory_id, content, concept, confidence)
-        self.post_message(self.Planned(wish, plan_correction(self.store, wish), edits))
+        self.post_message(self.Planned(wish, plan_correction(self.store, wish), fields))
 
     def on_correct_modal_planned(self, message: Planned) -> None:
-        if message.edits != self.edits or self.outcome.result is not None:
+        if message.fields != self._fields() or self.outcome.result is not None:
             # Edited while the preview was worked out: ctrl+s must not write old values.
             self._say("Changed since the preview: enter (or ctrl+o) to preview again.")
             return
-        self.planned = (message.request, message.plan)
+        self.planned, self.planned_fields = (message.request, message.plan), message.fields
         plan = message.plan
         self.query_one("#plan", Static).update(plan_text(plan))
         state = "supersedes the old fact" if plan.supersedes_old else "does NOT supersede it"
@@ -202,6 +213,10 @@ class CorrectModal(ModalScreen[CorrectOutcome | None]):
     # -- write, undo, close -----------------------------------------------------------------
     def action_confirm(self) -> None:
         if self.planned is None or self.running or self.outcome.result is not None:
+            return
+        if self._fields() != self.planned_fields:
+            self.planned = None
+            self._say("Changed since the preview: enter (or ctrl+o) to preview again.")
             return
         self.running = True
         self._say("Backing up the store, then writing the correction…")

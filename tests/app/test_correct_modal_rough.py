@@ -115,3 +115,20 @@ async def test_escape_sequences_in_a_fact_are_never_drawn_raw(home: Path, capsys
         drawn = _drawn(app)
         assert "runs [2J8]0;title replicas 31m RTL" in drawn
         assert not any(raw in drawn for raw in RAW)
+
+
+async def test_a_confidence_outside_0_1_is_refused_in_place(home: Path) -> None:
+    app = create_app(home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        modal = await _open_modal(pilot, app, _store(home))
+        for typed in ("abc", "nan", "-1", "2", "inf", ""):
+            modal.query_one("#confidence", Input).value = typed
+            await pilot.press("ctrl+o")
+            await settle(pilot)  # no worker fails: the error modal never opens
+            assert app.screen is modal and modal.planned is None
+            said = str(modal.query_one("#summary", Static).render())
+            assert f"must be a number in [0, 1], not {typed!r}" in said
+        modal.query_one("#confidence", Input).value = "1"
+        await pilot.press("ctrl+o")
+        await settle(pilot)
+        assert modal.planned is not None and modal.planned[1].node["confidence"] == 1.0
