@@ -187,6 +187,9 @@ class CorrectModal(ModalScreen[CorrectOutcome | None]):
         if not 0.0 <= confidence <= 1.0:  # nan and inf too
             self._say(f"The confidence must be a number in [0, 1], not {values['confidence']!r}.")
             return
+        if not values["content"].strip():
+            self._say("The corrected content is empty: type the fact's right value.")
+            return
         self._say("Working out what the writer would write…")
         self.make_plan(values["content"], values["concept"], confidence, fields)
 

@@ -132,3 +132,15 @@ async def test_a_confidence_outside_0_1_is_refused_in_place(home: Path) -> None:
         await pilot.press("ctrl+o")
         await settle(pilot)
         assert modal.planned is not None and modal.planned[1].node["confidence"] == 1.0
+
+
+async def test_empty_content_is_refused_in_place(home: Path) -> None:
+    app = create_app(home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        modal = await _open_modal(pilot, app, _store(home))
+        for typed in ("", "   ", "\t"):
+            modal.query_one("#content", Input).value = typed
+            await pilot.press("ctrl+o")
+            await settle(pilot)  # no worker fails: the error modal never opens
+            assert app.screen is modal and modal.planned is None
+            assert "content is empty" in str(modal.query_one("#summary", Static).render())
