@@ -106,10 +106,13 @@ def _refuse(store: Path, what: str) -> StoreChangedError:
 def _check(store: Path, plan: dict[str, Any], node: dict[str, Any] | None, found: Counter[str],
            values: dict[tuple[str, str], Any]) -> None:  # fmt: skip
     if node is None:
-        raise _refuse(
+        raise StoreChangedError(
             store,
-            f"fact {plan['node']['memory_id']} is not in the store: undone "
-            "already, or its write never finished",
+            f"Fact {plan['node']['memory_id']} is not in the store: the correction was "
+            "undone already, or its write never finished (the process stopped); there is "
+            "nothing to undo and nothing was changed",
+            hint="The store is as it was before the correction, or someone deleted the "
+            "fact: `memexplorer query` shows it.",
         )
     if any(node[c] != plan["node"][c] for c in _NODE_COLUMNS):
         raise _refuse(store, "the corrected fact's values were changed")

@@ -192,7 +192,9 @@ def test_killed_in_the_write_leaves_before_or_after_and_a_listed_backup(
     if when == "mid":
         assert dump_store(store) == before
         assert main(["correct", "--undo", str(backup.path)]) == 1
-        assert "its write never finished" in capsys.readouterr().err
+        err = capsys.readouterr().err
+        assert "its write never finished" in err and "nothing to undo" in err
+        assert "throw away" not in err  # nothing was written since: nothing to lose
         assert dump_store(store) == before
     else:
         _added(before, store)
