@@ -119,7 +119,8 @@ def run(args: argparse.Namespace) -> int:
     with progress("Backing up and writing the correction"):
         result = correct_fact(plan, wish, home=home)
     if args.json:
-        print_json({"plan": plan.to_dict(), "written": True, "backup": str(result.backup.path),
+        print_json({"plan": result.plan.to_dict(), "written": True,
+                    "backup": str(result.backup.path),
                     "undo": undo_line(result.backup.path)})  # fmt: skip
     else:
         print(f"stored {plan.node_id} with {len(plan.edges)} edge(s); "

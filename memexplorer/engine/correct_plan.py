@@ -167,7 +167,11 @@ class CorrectionPlan:
         return key in old or old in key
 
     def same_writes(self, other: CorrectionPlan) -> bool:
-        return (self.node, self.edges, self.changes) == (other.node, other.edges, other.changes)
+        """The same rows, edges and changes, but for the new fact's created_at (the
+        writer stamps the time it stores the fact, not the time of the preview)."""
+        mine, theirs = dict(self.node), dict(other.node)
+        mine.pop("created_at", None), theirs.pop("created_at", None)
+        return (mine, self.edges, self.changes) == (theirs, other.edges, other.changes)
 
     def to_dict(self) -> dict[str, Any]:
         return {

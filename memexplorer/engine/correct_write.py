@@ -10,6 +10,7 @@ reads to remove exactly what was added.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -82,6 +83,8 @@ def correct_fact(
     with write_gate(plan.store, action="correct") as ticket:
         if plan.engine == "ladybug":
             ticket.refuse_upgrade()
+        # Planned again now, stamped now: the writer's created_at is the time it stores.
+        request = dataclasses.replace(request, now_ns=time.time_ns())
         fresh = plan_correction(plan.store, request)
         if not fresh.same_writes(plan):
             raise StoreChangedError(
@@ -92,17 +95,17 @@ def correct_fact(
             )
         backup = _backup(plan, Path(home))
         try:
-            _write_record(backup.path, plan, request)
-            if plan.engine == "sqlite":
-                _write_sqlite(plan)
+            _write_record(backup.path, fresh, request)
+            if fresh.engine == "sqlite":
+                _write_sqlite(fresh)
             else:
-                _write_graph(plan)
+                _write_graph(fresh)
         except StoreLockedError:
             # The store never opened for writing (an agent holds it): nothing was
             # written, so a backup listed as a correction would only mislead.
             shutil.rmtree(backup.path, ignore_errors=True)
             raise
-    return CorrectionResult(plan, backup)
+    return CorrectionResult(fresh, backup)
 
 
 def _backup(plan: CorrectionPlan, home: Path) -> BackupRecord:

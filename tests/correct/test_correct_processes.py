@@ -123,7 +123,7 @@ def test_a_reader_holding_the_store_for_a_moment_is_waited_for(
         if reader.returncode is None:
             _release(reader)  # the other preview ends while the write waits
 
-    clock = SimpleNamespace(monotonic=time.monotonic, sleep=reader_lets_go)
+    clock = SimpleNamespace(monotonic=time.monotonic, sleep=reader_lets_go, time_ns=time.time_ns)
     monkeypatch.setattr(correct_write, "time", clock)  # this module's waits only
     try:
         assert main(_args(reference_stores)) == 0

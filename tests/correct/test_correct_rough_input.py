@@ -176,3 +176,27 @@ def test_a_cognitive_memory_store_is_refused_clearly(reference_stores, capsys):
     err = capsys.readouterr().err
     assert err.startswith("error: Not a memory store: This store is not a HierarchicalMemory")
     assert "memory_id" in err and "Binder" not in err
+
+
+def test_the_fact_is_stamped_when_it_is_written_not_when_it_was_previewed(reference_stores):
+    """The library stamps created_at = datetime.utcnow() inside store_knowledge (l.400):
+    a preview left open for a while must not date the fact back to the preview."""
+    import dataclasses
+    from datetime import datetime
+
+    from memexplorer.engine.correct_read import correction_request, plan_correction
+    from memexplorer.engine.correct_write import correct_fact
+
+    store = reference_stores / OPS
+    wish = dataclasses.replace(
+        correction_request("ops-agent", SEVEN, EIGHT), now_ns=1_600_000_000_000_000_000
+    )  # 2020-09-13, long ago
+    plan = plan_correction(store, wish)
+    assert plan.node["created_at"].startswith("2020-09-13")
+    started = datetime.utcnow().replace(microsecond=0)
+    result = correct_fact(plan, wish, home=reference_stores / HOME)
+    nodes, _ = dump_store(store)
+    stored = datetime.fromisoformat(nodes[result.plan.node_id]["created_at"])
+    assert started <= stored <= datetime.utcnow()
+    record = json.loads((result.backup.path / "correction.json").read_text(encoding="utf-8"))
+    assert record["plan"]["node"]["created_at"] == nodes[result.plan.node_id]["created_at"]
