@@ -271,8 +271,10 @@ class CorrectModal(ModalScreen[CorrectOutcome | None]):
                   f"{message.result.edges_removed} edge(s). escape closes.")  # fmt: skip
 
     def action_cancel(self) -> None:
-        if not self.running:
-            self.dismiss(self.outcome if self.outcome.result is not None else None)
+        if self.running:  # a write cannot be stopped halfway: say so, close after it
+            self.notify("Still writing: escape closes once it is done.", timeout=3)
+            return
+        self.dismiss(self.outcome if self.outcome.result is not None else None)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if report_failed_worker(event):

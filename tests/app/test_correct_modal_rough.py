@@ -144,3 +144,30 @@ async def test_empty_content_is_refused_in_place(home: Path) -> None:
             await settle(pilot)  # no worker fails: the error modal never opens
             assert app.screen is modal and modal.planned is None
             assert "content is empty" in str(modal.query_one("#summary", Static).render())
+
+
+async def test_escape_during_the_write_waits_for_it_and_says_so(home: Path, monkeypatch) -> None:
+    release = threading.Event()
+    write = correct_modal.correct_fact
+
+    def slow_write(plan, wish, *, home):
+        assert release.wait(30)
+        return write(plan, wish, home=home)
+
+    monkeypatch.setattr(correct_modal, "correct_fact", slow_write)
+    app = create_app(home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        modal = await _open_modal(pilot, app, _store(home))
+        modal.query_one("#content", Input).value = "checkout-api runs 8 replicas in production"
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("ctrl+s", "ctrl+s", "escape")
+        await pilot.pause()
+        assert app.screen is modal and modal.running
+        assert any("Still writing" in n.message for n in app._notifications)
+        release.set()
+        await settle(pilot)
+        assert modal.outcome.result is not None and len(list_backups(home)) == 1
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is not modal
