@@ -136,6 +136,10 @@ class CorrectionPlan:
             return (f"The writer supersedes {', '.join(o[:8] for o in others)} (the concept's "
                     "latest value) instead: the old fact is not superseded by the correction "
                     "itself")  # fmt: skip
+        same = (str(self.node["content"]).strip(), str(self.node["concept"]).strip())
+        if same == (self.old.content.strip(), self.old.concept.strip()):
+            return ("The content and concept are the old fact's own: the correction would "
+                    "only store a copy of it beside it")  # fmt: skip
         concept = str(self.call.get("concept", ""))
         if concept and not concept.split() and self.writer != "memexplorer":
             return ("The concept is only blanks: the library's supersession step fails on "

@@ -200,3 +200,22 @@ def test_the_fact_is_stamped_when_it_is_written_not_when_it_was_previewed(refere
     assert started <= stored <= datetime.utcnow()
     record = json.loads((result.backup.path / "correction.json").read_text(encoding="utf-8"))
     assert record["plan"]["node"]["created_at"] == nodes[result.plan.node_id]["created_at"]
+
+
+def test_the_old_value_again_says_it_only_stores_a_copy(reference_stores, capsys):
+    owner = "0b62aff1-f0a3-417a-aa8f-f4e9e1482dc5"  # no number, no temporal_index
+    args = ["correct", "ops-agent", owner, "--content",
+            "Service checkout-api is owned by the Payments team", "--json",
+            "--home", str(reference_stores / HOME)]  # fmt: skip
+    assert main(args) == 0
+    plan = json.loads(capsys.readouterr().out)["plan"]
+    assert not any(e["rel"] == "SUPERSEDES" for e in plan["edges"])
+    assert "only store a copy" in plan["note"]
+    # The old value of a superseded fact again does supersede the newer values: the
+    # note then names them (7 replicas over 3, 5 and 6; not over itself).
+    args = _correct(reference_stores, "--json")
+    args[args.index(EIGHT)] = "checkout-api runs 7 replicas in production"
+    assert main(args) == 0
+    plan = json.loads(capsys.readouterr().out)["plan"]
+    assert sum(e["rel"] == "SUPERSEDES" for e in plan["edges"]) == 3
+    assert plan["note"].startswith("The writer supersedes ") and "instead" in plan["note"]
