@@ -219,3 +219,16 @@ def test_the_old_value_again_says_it_only_stores_a_copy(reference_stores, capsys
     plan = json.loads(capsys.readouterr().out)["plan"]
     assert sum(e["rel"] == "SUPERSEDES" for e in plan["edges"]) == 3
     assert plan["note"].startswith("The writer supersedes ") and "instead" in plan["note"]
+
+
+def test_query_and_chain_print_a_corrected_escape_sequence_as_text(reference_stores, capsys):
+    args = _correct(reference_stores, "--yes", "--json")
+    args[args.index(EIGHT)] = "checkout-api runs \x1b[2J8\x1b]0;t\x07 replicas"
+    assert main(args) == 0
+    new = json.loads(capsys.readouterr().out)["plan"]["node"]["memory_id"]
+    home = str(reference_stores / HOME)
+    assert main(["query", "ops-agent", "replicas", "--home", home]) == 0
+    assert main(["chain", "ops-agent", new, "--home", home]) == 0
+    out = capsys.readouterr().out
+    assert out.count("checkout-api runs \\x1b[2J8\\x1b]0;t\\x07 replicas") == 2
+    assert "\x1b" not in out and "\x07" not in out
