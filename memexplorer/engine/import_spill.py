@@ -103,11 +103,21 @@ class RowSpill:
         order = [*_NODE_TABLES.values(), *(spec.rel for spec in EDGE_SPECS)]
         return [table for table in order if self.counts.get(table)]
 
-    def batches(self, table: str) -> Iterator[pa.Table]:
-        """The table's rows a batch at a time, read (not mapped) from its file."""
+    def batches(self, table: str, rows: int) -> Iterator[pa.Table]:
+        """The table's rows in tables of about ``rows`` rows (whole batches of the
+        file put together), read (not mapped) from its file."""
         import pyarrow as pa
 
         with pa.OSFile(str(self.folder / f"{table}.arrow")) as source:
             reader = pa.ipc.open_file(source)
+            held: list[pa.RecordBatch] = []
+            count = 0
             for index in range(reader.num_record_batches):
-                yield pa.Table.from_batches([reader.get_batch(index)])
+                batch = reader.get_batch(index)
+                held.append(batch)
+                count += batch.num_rows
+                if count >= rows:
+                    yield pa.Table.from_batches(held)
+                    held, count = [], 0
+            if held:
+                yield pa.Table.from_batches(held)

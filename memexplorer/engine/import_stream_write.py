@@ -8,19 +8,24 @@ commits in a transaction of its own (one transaction for a million facts filled 
 pool: "Unable to allocate memory" with a 256 MiB pool). The checks that need the
 store (ids owned by another agent, a merge's edges naming the agent's existing
 nodes) come first, from the ids the first pass kept
-(:class:`~.import_stream_check.FileSummary`).
+(:class:`~.import_stream_check.FileSummary`); a store with no nodes yet (a new
+one) is not asked. The budget (:func:`~.memory_budget.import_sizes`) sets the
+pool, the rows per COPY, and how often the store is closed and opened again.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from .export_schema import EDGE_SPECS
 from .export_validation import Problems
-from .graph_store import GraphStore, arrow_schema
+from .graph_open import open_graph_store
+from .graph_store import GraphStore, arrow_schema, identifier
 from .hierarchical_transfer import agents_ids, bulk_insert, clear_agent, table_order
 from .import_spill import RowSpill
 from .import_stream_check import NODE_TABLES, FileSummary
+from .memory_budget import ImportSizes, give_back_freed_memory, import_sizes
 from .progress import TaskControl, checkpoint
 
 __all__ = ["write_export_file"]
@@ -30,9 +35,19 @@ def _store_checks(
     graph: GraphStore, agent_id: str, summary: FileSummary, merge: bool
 ) -> dict[str, set[str]]:
     """Refuse ids another agent owns and a merge's edges naming no node at all;
-    return the agent's ids already in the store (skipped by a merge)."""
-    wanted = {table: summary.ids[table] | set(summary.outside[table]) for table in summary.ids}
-    existing = agents_ids(graph, agent_id, wanted, summary.ids, merge)
+    return the agent's ids already in the store (skipped by a merge).
+
+    A store with no nodes (a new one, or the fresh file that stands in for the
+    agent's own store) owns none of them: asking it about a million ids cost
+    some 200 MB of the import's peak for nothing."""
+    if any(_holds_nodes(graph, table) for table in summary.ids):
+        wanted = {
+            table: ids | set(summary.outside[table]) if summary.outside[table] else ids
+            for table, ids in summary.ids.items()
+        }
+        existing = agents_ids(graph, agent_id, wanted, summary.ids, merge)
+    else:
+        existing = {table: set() for table in summary.ids}
     problems = Problems()
     for table, outside in summary.outside.items():
         for memory_id, where in sorted(outside.items(), key=lambda item: item[1]):
@@ -40,6 +55,40 @@ def _store_checks(
                 problems.add(where, f"names no {table} node ({memory_id!r})")
     problems.raise_if_any()
     return existing
+
+
+def _holds_nodes(graph: GraphStore, table: str) -> bool:
+    return bool(graph.rows(f"MATCH (n:{identifier(table)}) RETURN n.memory_id LIMIT 1"))
+
+
+class _Reopening:
+    """The staged store, opened for writing when a batch needs it and closed after
+    each table and every ``rows_per_open`` rows: kuzu gives back what an open
+    database gathered while copying only when it is closed."""
+
+    def __init__(self, path: Path, sizes: ImportSizes) -> None:
+        self.path = path
+        self.sizes = sizes
+        self.graph: GraphStore | None = None
+        self.copied = 0
+
+    def store(self) -> GraphStore:
+        if self.graph is None:
+            self.graph = open_graph_store(self.path, read_only=False,
+                                          buffer_pool_size=self.sizes.pool)  # fmt: skip
+            self.copied = 0
+        return self.graph
+
+    def count(self, rows: int) -> None:
+        self.copied += rows
+        if self.copied >= self.sizes.rows_per_open:
+            self.close()
+
+    def close(self) -> None:
+        if self.graph is not None:
+            self.graph.close()  # a checkpoint: the rows so far are in the file
+            self.graph = None
+            give_back_freed_memory()
 
 
 def write_export_file(
@@ -52,7 +101,11 @@ def write_export_file(
     control: TaskControl | None = None,
 ) -> dict[str, Any]:
     """Write the rows the first pass kept in ``spill`` into ``agent_id``; the counts
-    as :func:`~.hierarchical_transfer.import_agent` returns them."""
+    as :func:`~.hierarchical_transfer.import_agent` returns them.
+
+    ``graph`` (the import's staged copy) is closed when this returns: the rows go
+    in through stores opened on its file with the sizes of
+    :func:`~.memory_budget.import_sizes`."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -72,32 +125,44 @@ def write_export_file(
     if not merge:
         with graph.transaction():
             clear_agent(graph, agent_id)
-    for table in spill.tables():
-        order = None
-        for batch in spill.batches(table):
-            checkpoint(control, f"writing {table}", done, summary.total)
-            if table in counted:  # the store's spelling of the agent's name
-                at = batch.schema.get_field_index("agent_id")
-                batch = batch.set_column(at, "agent_id", pa.array([agent_id] * batch.num_rows))
-            rows = batch
-            if known is not None:
-                if table in counted:
-                    drop = pc.is_in(batch["memory_id"], value_set=known)
+    sizes = import_sizes()
+    staged = _Reopening(graph.path, sizes)
+    graph.close()
+    try:
+        for table in spill.tables():
+            order = None
+            node = table in counted
+            for batch in spill.batches(table, sizes.node_rows if node else sizes.edge_rows):
+                checkpoint(control, f"writing {table}", done, summary.total)
+                if node:  # the store's spelling of the agent's name
+                    at = batch.schema.get_field_index("agent_id")
+                    names = pa.array([agent_id] * batch.num_rows, pa.string())
+                    batch = batch.set_column(at, "agent_id", names)
+                rows = batch
+                if known is not None:
+                    if node:
+                        drop = pc.is_in(batch["memory_id"], value_set=known)
+                    else:
+                        drop = pc.and_(pc.is_in(batch["source_id"], value_set=known),
+                                       pc.is_in(batch["target_id"], value_set=known))  # fmt: skip
+                    rows = batch.filter(pc.invert(drop))
+                result["skipped"] += batch.num_rows - rows.num_rows
+                if node:
+                    result[counted[table]] += rows.num_rows
                 else:
-                    drop = pc.and_(pc.is_in(batch["source_id"], value_set=known),
-                                   pc.is_in(batch["target_id"], value_set=known))  # fmt: skip
-                rows = batch.filter(pc.invert(drop))
-            result["skipped"] += batch.num_rows - rows.num_rows
-            if table in counted:
-                result[counted[table]] += rows.num_rows
-            else:
-                result["edges_imported"] += rows.num_rows
-                result["edges_by_type"][table] += rows.num_rows
-            if rows.num_rows:
-                order = order or _order(graph, table, rows.column_names)
-                _insert(graph, table, order, rows)
-            done += batch.num_rows
-            checkpoint(control, f"writing {table}", done, summary.total)
+                    result["edges_imported"] += rows.num_rows
+                    result["edges_by_type"][table] += rows.num_rows
+                if rows.num_rows:
+                    store = staged.store()
+                    order = order or _order(store, table, rows.column_names)
+                    _insert(store, table, order, rows)
+                    staged.count(rows.num_rows)
+                done += batch.num_rows
+                del batch, rows
+                checkpoint(control, f"writing {table}", done, summary.total)
+            staged.close()
+    finally:
+        staged.close()
     return result
 
 

@@ -23,9 +23,10 @@ from .graph_shape import GRAPH_SHAPE, from_graph_shape
 from .graph_store import GraphStore
 from .hierarchical_memory import GraphEngine
 from .hierarchical_transfer import import_agent, precheck_import, validate_export
+from .import_check_child import check_import_file
 from .import_file import MAX_IMPORT_BYTES, check_replace_file, read_export
 from .import_spill import RowSpill
-from .import_stream_check import check_export_file, check_replace_summary
+from .import_stream_check import check_replace_summary
 from .import_stream_write import write_export_file
 from .names import validate_agent_name
 from .private_dirs import make_private_dirs
@@ -145,7 +146,7 @@ def import_agent_store(
         # One pass checks every record (a file bad anywhere writes nothing) and
         # keeps its rows on disk for the writing step: memory never holds the file.
         spill = RowSpill(Path(rows), agent)
-        summary = check_export_file(source, merge=merge, spill=spill)
+        summary = check_import_file(source, merge=merge, spill=spill)
         spill.close()
         if summary.graph_shape:
             write = _graph_shape_writer(

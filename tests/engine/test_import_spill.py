@@ -27,14 +27,18 @@ def test_memory_holds_at_most_a_batch_and_every_row_comes_back(tmp_path, monkeyp
     spill.close()
     assert held <= 250
     assert spill.tables() == ["EpisodicMemory", "SIMILAR_TO"]  # nodes first
-    nodes = [row for batch in spill.batches("EpisodicMemory") for row in batch.to_pylist()]
+    nodes = [row for batch in spill.batches("EpisodicMemory", 100) for row in batch.to_pylist()]
     assert (
-        len(nodes) == 1000 and [b.num_rows for b in spill.batches("EpisodicMemory")] == [100] * 10
+        len(nodes) == 1000
+        and [b.num_rows for b in spill.batches("EpisodicMemory", 100)] == [100] * 10
     )
     assert nodes[7] == {"content": "e7", "source_label": "", "tags": '["t"]',
                         "metadata": '{"i": 7}', "created_at": "", "memory_id": "e-7",
                         "agent_id": "agent-a"}  # fmt: skip
-    edges = [row for batch in spill.batches("SIMILAR_TO") for row in batch.to_pylist()]
-    assert [b.num_rows for b in spill.batches("SIMILAR_TO")] == [250] * 4
+    edges = [row for batch in spill.batches("SIMILAR_TO", 250) for row in batch.to_pylist()]
+    assert [b.num_rows for b in spill.batches("SIMILAR_TO", 250)] == [250] * 4
+    # The writing step asks for larger batches: whole batches of the file put together.
+    assert [b.num_rows for b in spill.batches("EpisodicMemory", 250)] == [300, 300, 300, 100]
+    assert [b.num_rows for b in spill.batches("SIMILAR_TO", 10_000)] == [1000]
     assert edges[2]["metadata"] == json.dumps({"k": 2}) and edges[3]["metadata"] == ""
     assert (edges[999]["source_id"], edges[999]["target_id"]) == ("f-999", "f-1000")

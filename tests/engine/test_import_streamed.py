@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from store_helpers import checksums
 
-from memexplorer.engine import import_spill
+from memexplorer.engine import import_spill, import_stream_write
 from memexplorer.engine.exceptions import ImportDataError
+from memexplorer.engine.memory_budget import ImportSizes
 from memexplorer.engine.transfer import import_agent_store
 from memexplorer.engine.transfer_common import agent_counts
 
@@ -76,9 +77,12 @@ def _export(facts: int, *, first: int = 0) -> dict:
 
 @pytest.fixture
 def store(tmp_path, monkeypatch) -> Path:
-    """A store holding the agent's first FACTS facts (batches: 300 nodes, 500 edges)."""
+    """A store holding the agent's first FACTS facts (batches: 300 nodes, 500 edges,
+    written as such, the store opened again every 1,000 rows)."""
     monkeypatch.setattr(import_spill, "BATCH_ROWS", 500)
     monkeypatch.setattr(import_spill, "NODE_BATCH_ROWS", 300)
+    small = ImportSizes(pool=64 * 1024 * 1024, node_rows=300, edge_rows=500, rows_per_open=1000)
+    monkeypatch.setattr(import_stream_write, "import_sizes", lambda: small)
     source = tmp_path / "first.json"
     source.write_text(json.dumps(_export(FACTS)))
     path = tmp_path / "home" / "stores" / AGENT

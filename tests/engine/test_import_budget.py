@@ -1,0 +1,204 @@
+"""An import keeps to its memory budget (--memory): the staged store's buffer pool,
+the rows per COPY and per open store follow from it (worked by hand), a store is
+closed and opened again on schedule, the smallest budget still imports every
+record exactly, and a large file's check runs in a child with the same answers."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from memexplorer.cli import main
+from memexplorer.engine import import_check_child, import_spill, import_stream_write
+from memexplorer.engine.exceptions import ImportDataError
+from memexplorer.engine.memory_budget import ImportSizes, import_sizes, set_memory_budget
+from memexplorer.engine.transfer import import_agent_store
+from memexplorer.engine.transfer_common import agent_counts
+
+MiB = 1024 * 1024
+AGENT = "budget-agent"
+KEYS = ("semantic_nodes", "episodic_nodes", "similar_to_edges", "derives_from_edges",
+        "supersedes_edges")  # fmt: skip
+
+
+@pytest.fixture(autouse=True)
+def no_budget_after():
+    yield
+    set_memory_budget(None)
+
+
+def _export(facts: int) -> dict:
+    return {
+        "agent_name": AGENT,
+        "format_version": "1.0",
+        "semantic_nodes": [
+            {
+                "memory_id": f"f-{i}",
+                "concept": f"c{i % 7}",
+                "content": f"fact {i} é",
+                "confidence": round(0.01 * (i % 100), 2),
+                "source_id": f"e-{i // 10}",
+                "tags": ["t", str(i % 3)],
+                "metadata": {"i": i},
+                "created_at": f"2026-01-01T{i % 24:02d}",
+                "entity_name": "x" if i % 5 else "",
+            }
+            for i in range(facts)
+        ],
+        "episodic_nodes": [
+            {
+                "memory_id": f"e-{i}",
+                "content": f"episode {i}",
+                "source_label": "s",
+                "tags": [],
+                "metadata": {"n": i},
+                "created_at": "2026-01-01T00:00:00",
+            }
+            for i in range(facts // 10)
+        ],
+        "similar_to_edges": [
+            {
+                "source_id": f"f-{i}",
+                "target_id": f"f-{i + 1}",
+                "weight": 0.5,
+                "metadata": {} if i % 2 else {"k": i},
+            }
+            for i in range(facts - 1)
+        ],
+        "derives_from_edges": [
+            {
+                "source_id": f"f-{i}",
+                "target_id": f"e-{i // 10}",
+                "extraction_method": "llm",
+                "confidence": 0.9,
+            }
+            for i in range(facts)
+        ],
+        "supersedes_edges": [
+            {
+                "source_id": f"f-{i + 1}",
+                "target_id": f"f-{i}",
+                "reason": "newer",
+                "temporal_delta": "1d",
+            }
+            for i in range(0, facts - 1, 100)
+        ],
+    }
+
+
+def _records(data: dict) -> dict[str, list[str]]:
+    return {key: sorted(json.dumps(item, sort_keys=True) for item in data[key]) for key in KEYS}
+
+
+@pytest.mark.parametrize(
+    ("budget", "sizes"),
+    [
+        # pool: a quarter, at least 64 MiB; nodes: 256 per MiB in [5,000, 131,072];
+        # edges: 1,024 per MiB in [20,000, 524,288]; rows per open store: 256 per MiB
+        # in [20,000, 4,000,000].
+        (16 * MiB, ImportSizes(64 * MiB, 5_000, 20_000, 20_000)),
+        (64 * MiB, ImportSizes(64 * MiB, 16_384, 65_536, 20_000)),
+        (400 * MiB, ImportSizes(100 * MiB, 102_400, 409_600, 102_400)),
+        (None, ImportSizes(128 * MiB, 131_072, 524_288, 131_072)),  # 512 MiB
+        (4096 * MiB, ImportSizes(1024 * MiB, 131_072, 524_288, 1_048_576)),
+    ],
+)
+def test_import_sizes_follow_the_budget(budget, sizes):
+    assert import_sizes(budget) == sizes
+    set_memory_budget(budget)
+    assert import_sizes() == sizes
+
+
+def _spy(monkeypatch) -> tuple[list[int | None], list[tuple[str, int]]]:
+    pools: list[int | None] = []
+    copies: list[tuple[str, int]] = []
+    real_open, real_insert = import_stream_write.open_graph_store, import_stream_write._insert
+
+    def opened(path, **options):
+        pools.append(options.get("buffer_pool_size"))
+        return real_open(path, **options)
+
+    def inserted(graph, table, order, rows):
+        copies.append((table, rows.num_rows))
+        real_insert(graph, table, order, rows)
+
+    monkeypatch.setattr(import_stream_write, "open_graph_store", opened)
+    monkeypatch.setattr(import_stream_write, "_insert", inserted)
+    return pools, copies
+
+
+def test_the_smallest_budget_imports_every_record_exactly(tmp_path, monkeypatch):
+    monkeypatch.setattr(import_spill, "NODE_BATCH_ROWS", 1_000)
+    monkeypatch.setattr(import_spill, "BATCH_ROWS", 1_000)
+    pools, copies = _spy(monkeypatch)
+    source, out = tmp_path / "in.json", tmp_path / "out.json"
+    data = _export(12_000)
+    source.write_text(json.dumps(data))
+    store = tmp_path / "store"
+    args = ["--storage-path", str(store), "--memory", "16M"]
+    assert main(["import", AGENT, str(source), *args]) == 0
+    # 16M: a 64 MiB pool (the least) for every open store; 5,000 nodes per COPY (file batches of
+    # 1,000 put together), 20,000 edges; each table in a store of its own.
+    assert pools == [64 * MiB] * 5
+    assert copies == [
+        ("SemanticMemory", 5_000), ("SemanticMemory", 5_000), ("SemanticMemory", 2_000),
+        ("EpisodicMemory", 1_200), ("SIMILAR_TO", 11_999), ("DERIVES_FROM", 12_000),
+        ("SUPERSEDES", 120),
+    ]  # fmt: skip
+    assert main(["export", AGENT, str(out), *args]) == 0
+    assert _records(json.loads(out.read_text())) == _records(data)
+
+
+def test_a_store_is_opened_again_every_rows_per_open_rows(tmp_path, monkeypatch):
+    monkeypatch.setattr(import_spill, "NODE_BATCH_ROWS", 1_000)
+    monkeypatch.setattr(import_spill, "BATCH_ROWS", 1_000)
+    sizes = ImportSizes(pool=32 * MiB, node_rows=1_000, edge_rows=2_000, rows_per_open=1_500)
+    monkeypatch.setattr(import_stream_write, "import_sizes", lambda: sizes)
+    pools, copies = _spy(monkeypatch)
+    source = tmp_path / "in.json"
+    source.write_text(json.dumps(_export(3_000)))
+    store = tmp_path / "store"
+    import_agent_store(AGENT, source, storage_path=store)
+    # SemanticMemory 1,000 + 1,000 (closed at 2,000), 1,000; EpisodicMemory 300;
+    # SIMILAR_TO 2,000 (closed), 999; DERIVES_FROM 2,000 (closed), 1,000; SUPERSEDES 30.
+    assert copies == [
+        ("SemanticMemory", 1_000), ("SemanticMemory", 1_000), ("SemanticMemory", 1_000),
+        ("EpisodicMemory", 300), ("SIMILAR_TO", 2_000), ("SIMILAR_TO", 999),
+        ("DERIVES_FROM", 2_000), ("DERIVES_FROM", 1_000), ("SUPERSEDES", 30),
+    ]  # fmt: skip
+    assert pools == [32 * MiB] * 8
+    assert agent_counts(AGENT, store)["SIMILAR_TO"] == 2_999
+
+
+def test_a_large_files_check_runs_in_a_child_with_the_same_answers(tmp_path, monkeypatch):
+    monkeypatch.setattr(import_check_child, "CHILD_BYTES", 0)
+    children = []
+    real = import_check_child.check_in_child
+
+    def in_child(*args, **kwargs):
+        children.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(import_check_child, "check_in_child", in_child)
+    data = _export(2_000)
+    source = tmp_path / "in.json"
+    source.write_text(json.dumps(data))
+    store = tmp_path / "store"
+    result = import_agent_store(AGENT, source, storage_path=store)
+    assert len(children) == 1
+    assert result.counts == {
+        "SemanticMemory": 2_000, "EpisodicMemory": 200, "SIMILAR_TO": 1_999,
+        "DERIVES_FROM": 2_000, "SUPERSEDES": 20, "TRANSITIONED_TO": 0,
+    }  # fmt: skip
+    data["supersedes_edges"][19]["target_id"] = "nobody"
+    data["semantic_nodes"][7]["confidence"] = "high"
+    source.write_text(json.dumps(data))
+    with pytest.raises(ImportDataError) as caught:
+        import_agent_store(AGENT, source, storage_path=tmp_path / "other")
+    assert "semantic_nodes[7].confidence" in str(caught.value)
+    assert "supersedes_edges[19].target_id: names no SemanticMemory node ('nobody')" in str(
+        caught.value
+    )
+    assert caught.value.hint == ImportDataError.hint
+    assert len(children) == 2 and not (tmp_path / "other").exists()
