@@ -31,6 +31,7 @@ from memexplorer.engine.exceptions import (
     StoreNotFoundError,
     UnsupportedEngineError,
 )
+from memexplorer.terminal_text import terminal_safe
 
 __all__ = [
     "EXIT_FAILED",
@@ -105,14 +106,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return _reader_went_away()
     except (StoreLockedError, StoreBusyError) as exc:
-        print(f"error: {exc.title}: {exc.describe()}", file=sys.stderr)
+        _print_error(exc)
         return EXIT_LOCKED
     except BAD_INPUT as exc:
-        print(f"error: {exc.title}: {exc.describe()}", file=sys.stderr)
+        _print_error(exc)
         return EXIT_USAGE
     except MemoryError as exc:
-        print(f"error: {exc.title}: {exc.describe()}", file=sys.stderr)
+        _print_error(exc)
         return EXIT_FAILED
+
+
+def _print_error(exc: MemoryError) -> None:
+    """The message on stderr; a value it quotes (a memory id, a path) may hold escape
+    sequences, which are shown, never obeyed (line breaks of the message kept)."""
+    lines = f"error: {exc.title}: {exc.describe()}".split("\n")
+    print("\n".join(terminal_safe(line) for line in lines), file=sys.stderr)
 
 
 if __name__ == "__main__":

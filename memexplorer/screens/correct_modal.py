@@ -62,6 +62,10 @@ class CorrectOutcome:
     undone: UndoResult | None = None
 
 
+#: The fields of the form, in the order a preview records them.
+_FIELDS = ("content", "concept", "confidence")
+
+
 class CorrectModal(ModalDialog[CorrectOutcome | None]):
     """Edit a fact's value, preview the writer's writes, then write them (or not)."""
 
@@ -87,6 +91,8 @@ class CorrectModal(ModalDialog[CorrectOutcome | None]):
     class Planned(Message):
         request: CorrectionRequest
         plan: CorrectionPlan
+        #: The fields as they were when the preview was asked for.
+        fields: tuple[str, ...]
 
     @dataclass
     class Written(Message):
@@ -102,6 +108,8 @@ class CorrectModal(ModalDialog[CorrectOutcome | None]):
         self.planned: tuple[CorrectionRequest, CorrectionPlan] | None = None
         self.outcome = CorrectOutcome(None)
         self.running = False
+        #: The fields the preview in ``planned`` was worked out from.
+        self.planned_fields: tuple[str, ...] = ()
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
@@ -139,9 +147,13 @@ class CorrectModal(ModalDialog[CorrectOutcome | None]):
         self.query_one("#summary", Static).update(text)
 
     # -- preview ----------------------------------------------------------------------------
+    def _fields(self) -> tuple[str, ...]:
+        return tuple(self.query_one(f"#{n}", Input).value for n in _FIELDS)
+
     @on(Input.Changed)
     def edited(self) -> None:
-        if self.planned is not None and self.outcome.result is None:
+        if (self.planned is not None and self.outcome.result is None
+                and self._fields() != self.planned_fields):  # fmt: skip
             self.planned = None
             self._say("Changed since the preview: enter (or ctrl+o) to preview again.")
 
@@ -152,23 +164,34 @@ class CorrectModal(ModalDialog[CorrectOutcome | None]):
     def action_preview(self) -> None:
         if self.running or self.outcome.result is not None:
             return
-        values = {n: self.query_one(f"#{n}", Input).value for n in ("content", "concept",
-                                                                   "confidence")}  # fmt: skip
+        fields = self._fields()
+        values = dict(zip(_FIELDS, fields, strict=True))
         try:
             confidence = float(values["confidence"])
         except ValueError:
+            confidence = -1.0
+        if not 0.0 <= confidence <= 1.0:  # nan and inf too
             self._say(f"The confidence must be a number in [0, 1], not {values['confidence']!r}.")
             return
+        if not values["content"].strip():
+            self._say("The corrected content is empty: type the fact's right value.")
+            return
         self._say("Working out what the writer would write…")
-        self.make_plan(values["content"], values["concept"], confidence)
+        self.make_plan(values["content"], values["concept"], confidence, fields)
 
     @work(thread=True, exclusive=True, group="correct-plan", exit_on_error=False)
-    def make_plan(self, content: str, concept: str, confidence: float) -> None:
+    def make_plan(
+        self, content: str, concept: str, confidence: float, fields: tuple[str, ...]
+    ) -> None:
         wish = correction_request(self.agent, self.memory_id, content, concept, confidence)
-        self.post_message(self.Planned(wish, plan_correction(self.store, wish)))
+        self.post_message(self.Planned(wish, plan_correction(self.store, wish), fields))
 
     def on_correct_modal_planned(self, message: Planned) -> None:
-        self.planned = (message.request, message.plan)
+        if message.fields != self._fields() or self.outcome.result is not None:
+            # Edited while the preview was worked out: ctrl+s must not write old values.
+            self._say("Changed since the preview: enter (or ctrl+o) to preview again.")
+            return
+        self.planned, self.planned_fields = (message.request, message.plan), message.fields
         plan = message.plan
         self.query_one("#plan", Static).update(plan_text(plan))
         state = "supersedes the old fact" if plan.supersedes_old else "does NOT supersede it"
@@ -179,6 +202,10 @@ class CorrectModal(ModalDialog[CorrectOutcome | None]):
     # -- write, undo, close -----------------------------------------------------------------
     def action_confirm(self) -> None:
         if self.planned is None or self.running or self.outcome.result is not None:
+            return
+        if self._fields() != self.planned_fields:
+            self.planned = None
+            self._say("Changed since the preview: enter (or ctrl+o) to preview again.")
             return
         self.running = True
         self._say("Backing up the store, then writing the correction…")
@@ -230,8 +257,10 @@ class CorrectModal(ModalDialog[CorrectOutcome | None]):
                   f"{message.result.edges_removed} edge(s). escape closes.")  # fmt: skip
 
     def action_cancel(self) -> None:
-        if not self.running:
-            self.dismiss(self.outcome if self.outcome.result is not None else None)
+        if self.running:  # a write cannot be stopped halfway: say so, close after it
+            self.notify("Still writing: escape closes once it is done.", timeout=3)
+            return
+        self.dismiss(self.outcome if self.outcome.result is not None else None)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if report_failed_worker(event):
