@@ -18,12 +18,14 @@ from textual.screen import Screen
 from memexplorer.app_commands import bindings_for, commands_for
 from memexplorer.browsers import BrowserPool
 from memexplorer.config import Config, load_config
+from memexplorer.control_filter import ControlCharacterFilter
 from memexplorer.memories import MemoryPool
 from memexplorer.screens.error_modal import ErrorModal
 from memexplorer.screens.main_screen import MainScreen
-from memexplorer.screens.node_detail_screen import NodeDetailScreen, NodeRef
+from memexplorer.screens.node_detail_screen import NodeDetailScreen
 from memexplorer.store_watch import StoreWatch, store_place
 from memexplorer.theme import THEME
+from memexplorer.widgets.node_ref import NodeRef
 from memexplorer.widgets.stores_tree import StoresTree
 
 __all__ = ["MemExplorerApp", "create_app"]
@@ -59,6 +61,7 @@ class MemExplorerApp(App[None]):
         self.memories = MemoryPool(self.browsers)
         self.history: list[NodeRef] = []
         self.position = -1
+        self._filters.append(ControlCharacterFilter())
 
     def on_mount(self) -> None:
         self.register_theme(THEME)

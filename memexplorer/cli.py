@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from memexplorer import __version__
 from memexplorer.commands import register_all
 from memexplorer.commands.common import EXIT_FAILED, EXIT_LOCKED, EXIT_OK, EXIT_PIPE, EXIT_USAGE
+from memexplorer.commands.open_app import run_app
 from memexplorer.engine.exceptions import (
     AgentNameError,
     ImportDataError,
@@ -30,6 +31,7 @@ from memexplorer.engine.exceptions import (
     StoreNotFoundError,
     UnsupportedEngineError,
 )
+from memexplorer.terminal_text import terminal_safe
 
 __all__ = [
     "EXIT_FAILED",
@@ -72,33 +74,6 @@ def _commands(parser: argparse.ArgumentParser) -> set[str]:
     return set()
 
 
-def _has_screen() -> bool:
-    """A terminal on stdin and stdout, or a web driver (memexplorer serve) instead."""
-    return "TEXTUAL_DRIVER" in os.environ or (sys.stdin.isatty() and sys.stdout.isatty())
-
-
-def run_app(path: str | None) -> int:
-    """Open the terminal app on ``path`` (default: the settings' home, else ~/.amplihack).
-    Problems in the settings file go to stderr too; the app carries on with defaults."""
-    from memexplorer.app import create_app
-    from memexplorer.config import load_config
-
-    # Without a screen the app would wait on input that never comes, at full CPU.
-    if not _has_screen():
-        print(
-            "memexplorer: the app needs a terminal (stdin and stdout are not one).\n"
-            "For scripts use the commands instead, e.g. `memexplorer stats PATH --json`; "
-            "for a browser, `memexplorer serve PATH`.",
-            file=sys.stderr,
-        )
-        return EXIT_USAGE
-    config = load_config()
-    for problem in config.problems:
-        print(f"warning: {problem}", file=sys.stderr)
-    create_app(path, config=config).run()
-    return EXIT_OK
-
-
 def _reader_went_away() -> int:
     """``memexplorer ... | head``: the reader closed the pipe. End quietly with the
     status a shell gives a program stopped by SIGPIPE, and point stdout at
@@ -131,14 +106,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return _reader_went_away()
     except (StoreLockedError, StoreBusyError) as exc:
-        print(f"error: {exc.title}: {exc.describe()}", file=sys.stderr)
+        _print_error(exc)
         return EXIT_LOCKED
     except BAD_INPUT as exc:
-        print(f"error: {exc.title}: {exc.describe()}", file=sys.stderr)
+        _print_error(exc)
         return EXIT_USAGE
     except MemoryError as exc:
-        print(f"error: {exc.title}: {exc.describe()}", file=sys.stderr)
+        _print_error(exc)
         return EXIT_FAILED
+
+
+def _print_error(exc: MemoryError) -> None:
+    """The message on stderr; a value it quotes (a memory id, a path) may hold escape
+    sequences, which are shown, never obeyed (line breaks of the message kept)."""
+    lines = f"error: {exc.title}: {exc.describe()}".split("\n")
+    print("\n".join(terminal_safe(line) for line in lines), file=sys.stderr)
 
 
 if __name__ == "__main__":

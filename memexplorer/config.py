@@ -1,6 +1,7 @@
 """The settings file: one TOML file in the user config folder, read once at start.
 
-``$XDG_CONFIG_HOME/memexplorer/config.toml`` (else ``~/.config/memexplorer/config.toml``)
+``$XDG_CONFIG_HOME/memexplorer/config.toml`` (else ``~/.config/memexplorer/config.toml``;
+the folder comes from :mod:`memexplorer.engine.user_folders`)
 is validated into a frozen :class:`Config`. A missing file means the defaults. A
 wrong setting never stops the app: it is reported (naming the file, the key and
 what is allowed) and its default is used instead, while the valid settings stay.
@@ -11,7 +12,6 @@ writes the file. See docs/config.md.
 from __future__ import annotations
 
 import json
-import os
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -23,6 +23,7 @@ from textual.theme import BUILTIN_THEMES
 
 from memexplorer.app_commands import COMMANDS
 from memexplorer.engine.exceptions import MemoryError
+from memexplorer.engine.user_folders import config_folder
 from memexplorer.theme import THEME_NAME
 
 __all__ = [
@@ -84,9 +85,7 @@ class Config:
 
 def config_path() -> Path:
     """Where the settings file is looked for (it need not exist)."""
-    base = os.environ.get("XDG_CONFIG_HOME") or ""
-    folder = Path(base) if Path(base).is_absolute() else Path.home() / ".config"
-    return folder / "memexplorer" / "config.toml"
+    return config_folder() / "config.toml"
 
 
 def load_config(path: Path | None = None) -> Config:

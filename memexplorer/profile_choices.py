@@ -42,4 +42,4 @@ class ProfileChoices:
         choices = self._load()
         choices[str(store)] = profile
         text = json.dumps(choices, indent=1, sort_keys=True)
-        write_private_text(self.path, text, prefix=".profiles-")
+        write_private_text(self.path, text)

@@ -12,11 +12,11 @@ a crash leaves the old history or the new one, never half of it.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from memexplorer.engine import user_folders
+from memexplorer.engine.atomic_files import atomic_file
 from memexplorer.engine.exceptions import MemoryError
 
 __all__ = [
@@ -39,21 +39,13 @@ class HistoryError(MemoryError):
     hint = "Check that the folder is yours and writable, or set XDG_DATA_HOME elsewhere."
 
 
-def write_private_text(path: Path, text: str, *, prefix: str) -> None:
+def write_private_text(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` whole or not at all, readable by the user only, in a
     0700 folder; HistoryError (what failed, where) when the system refuses."""
-    folder = path.parent
     try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(prefix=prefix, dir=folder)
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                out.write(text)
-            os.chmod(temporary, 0o600)
-            os.replace(temporary, path)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        with atomic_file(path, text=True) as out:
+            out.write(text)
     except OSError as exc:
         raise HistoryError(f"Cannot write {path}: {exc.strerror or exc}") from None
 
@@ -66,10 +58,8 @@ class HistoryEntry:
 
 
 def data_folder() -> Path:
-    """memexplorer's user data folder, per the XDG base directory spec."""
-    base = os.environ.get("XDG_DATA_HOME", "")
-    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".local" / "share"
-    return root / "memexplorer"
+    """memexplorer's user data folder (:mod:`memexplorer.engine.user_folders`)."""
+    return user_folders.data_folder()
 
 
 def _parse(line: str) -> HistoryEntry | None:
@@ -114,7 +104,7 @@ class QueryHistory:
 
     def _write(self, entries: list[HistoryEntry]) -> None:
         text = "".join(json.dumps(asdict(entry), ensure_ascii=False) + "\n" for entry in entries)
-        write_private_text(self.path, text, prefix=".history-")
+        write_private_text(self.path, text)
 
     @staticmethod
     def matching(entries: list[HistoryEntry], text: str) -> list[HistoryEntry]:

@@ -6,6 +6,8 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from memexplorer.terminal_text import terminal_safe
+
 from .common import EXIT_OK, print_json
 
 if TYPE_CHECKING:
@@ -21,26 +23,26 @@ def _step_value(step: ChainStep) -> str:
 def _print_chain(chain: TemporalChain) -> None:
     concept = chain.steps[0].concept if chain.steps else ""
     print(
-        f"[{concept}] {len(chain.steps)} fact(s), oldest first "
-        f"({chain.stored_edges} chain edge(s) stored among them)"
+        terminal_safe(f"[{concept}] {len(chain.steps)} fact(s), oldest first ")
+        + f"({chain.stored_edges} chain edge(s) stored among them)"
     )
     width = max((len(_step_value(step)) for step in chain.steps), default=0)
     for step in chain.steps:
         state = "current" if step.current else f"superseded by {step.superseded_by}"
         if not step.current and not step.superseded_by:
             state = "superseded"
-        print(
+        print(terminal_safe(
             f"  {step.position}. t={step.temporal_index}  {_step_value(step).ljust(width)}  "
             f"{step.content}"
-        )
+        ))  # fmt: skip
         print(f"     {step.memory_id} · {step.created_at} · {state}")
 
 
 def _sqlite_chains(args: argparse.Namespace, store: Path) -> list[TemporalChain]:
     """The chains asked for, from amplihack-rs's SQLite store (read-only)."""
     from memexplorer.engine.exceptions import StoreNotFoundError
-    from memexplorer.engine.inspection import open_sqlite_readonly
     from memexplorer.engine.rs_sqlite_chains import rs_entity_chains, rs_fact_chain
+    from memexplorer.engine.sqlite_readonly import open_sqlite_readonly
 
     if not store.is_file():
         raise StoreNotFoundError(store, f"No SQLite hierarchical store for agent {args.agent}")

@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from memexplorer.terminal_text import terminal_safe
+
 from .common import EXIT_OK, EXIT_USAGE, print_json, progress
 from .confirm import ask
 
@@ -37,26 +39,30 @@ def undo_line(backup: Path) -> str:
 
 
 def print_plan(plan: CorrectionPlan) -> None:
+    """The plan as text; every value from the store or the operator goes through
+    terminal_safe (a fact holding an escape sequence must not drive the terminal)."""
     from memexplorer.engine.correct_plan import WRITER_NAMES
 
-    old, node = plan.old, plan.node
-    print(f"Correct fact {old.memory_id} of {plan.agent} in {plan.store}")
+    old, node, safe = plan.old, plan.node, terminal_safe
+    print(f"Correct fact {safe(old.memory_id)} of {safe(plan.agent)} in {safe(plan.store)}")
     print(f"  writer: {WRITER_NAMES[plan.writer]}")
-    print(f"  old: [{old.concept}] {old.content} (confidence {old.confidence:g})")
-    print(f"  new: [{node['concept']}] {node['content']} (confidence {node['confidence']:g}, "
-          f"temporal_index {plan.call['temporal_metadata']['temporal_index']})")  # fmt: skip
-    print(f"new node SemanticMemory {node['memory_id']}:")
+    print(f"  old: [{safe(old.concept)}] {safe(old.content)} (confidence {old.confidence:g})")
+    print(f"  new: [{safe(node['concept'])}] {safe(node['content'])} (confidence "
+          f"{node['confidence']:g}, temporal_index "
+          f"{plan.call['temporal_metadata']['temporal_index']})")  # fmt: skip
+    print(f"new node SemanticMemory {safe(node['memory_id'])}:")
     for name, value in node.items():
-        print(f"  {name}: {value!r}")
+        print(f"  {name}: {safe(repr(value))}")
     print(f"edges to write ({len(plan.edges)}):")
     for edge in plan.edges:
         props = ", ".join(f"{k}: {v!r}" for k, v in edge.properties.items())
-        print(f"  ({edge.source})-[{edge.rel} {{{props}}}]->({edge.target})")
+        print(safe(f"  ({edge.source})-[{edge.rel} {{{props}}}]->({edge.target})"))
     print(f"properties to change ({len(plan.changes)}):")
     for change in plan.changes:
-        print(f"  {change.memory_id}.{change.property}: {change.before!r} -> {change.after!r}")
+        print(safe(f"  {change.memory_id}.{change.property}: {change.before!r} -> "
+                   f"{change.after!r}"))  # fmt: skip
     if plan.note:
-        print(f"note: {plan.note}")
+        print(f"note: {safe(plan.note)}")
 
 
 def _undo(args: argparse.Namespace) -> int:
@@ -67,8 +73,9 @@ def _undo(args: argparse.Namespace) -> int:
     if args.json:
         print_json(result.to_dict())
     else:
-        print(f"removed fact {result.node_id} and {result.edges_removed} edge(s); "
-              f"restored {result.properties_restored} propert(ies) in {result.store}")  # fmt: skip
+        print(terminal_safe(f"removed fact {result.node_id} and {result.edges_removed} edge(s); "
+                            f"restored {result.properties_restored} propert(ies) in "
+                            f"{result.store}"))  # fmt: skip
     return EXIT_OK
 
 
@@ -108,11 +115,12 @@ def run(args: argparse.Namespace) -> int:
         if not answer:
             print("nothing was changed", file=sys.stderr)
             return EXIT_OK
-    home = amplihack_home(args.home) if args.home else home_of_store(store)
+    home = (amplihack_home(args.home) if args.home else home_of_store(store)).absolute()
     with progress("Backing up and writing the correction"):
         result = correct_fact(plan, wish, home=home)
     if args.json:
-        print_json({"plan": plan.to_dict(), "written": True, "backup": str(result.backup.path),
+        print_json({"plan": result.plan.to_dict(), "written": True,
+                    "backup": str(result.backup.path),
                     "undo": undo_line(result.backup.path)})  # fmt: skip
     else:
         print(f"stored {plan.node_id} with {len(plan.edges)} edge(s); "

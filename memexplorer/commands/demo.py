@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
@@ -12,8 +11,9 @@ from . import stats
 
 def demo_home() -> Path:
     """Where the demo home lives: the user's cache folder, never ~/.amplihack."""
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return cache / "memexplorer" / "demo" / ".amplihack"
+    from memexplorer.engine.user_folders import cache_folder
+
+    return cache_folder() / "demo" / ".amplihack"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -26,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
     if args.stats:
         args.path, args.json = str(home), False
         return stats.run(args)
-    from memexplorer.cli import run_app
+    from .open_app import run_app
 
     return run_app(str(home))
 

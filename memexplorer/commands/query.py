@@ -6,6 +6,8 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from memexplorer.terminal_text import terminal_safe
+
 from .common import EXIT_OK, print_json
 
 if TYPE_CHECKING:
@@ -60,7 +62,7 @@ def _print_subgraph(agent: str, store: str, subgraph: KnowledgeSubgraph) -> None
     print(f"query: {subgraph.query}")
     for number, node in enumerate(subgraph.nodes, 1):
         print()
-        print(f"{number}. [{node.concept}] {node.content}")
+        print(terminal_safe(f"{number}. [{node.concept}] {node.content}"))
         details = [node.node_id, f"confidence {node.confidence:.2f}"]
         if node.metadata.get("chain_position"):
             details.append(str(node.metadata["chain_position"]))
@@ -83,7 +85,7 @@ def print_missed(explanation: Explanation) -> None:
     print()
     print(f"missed ({len(missed)} fact(s) 'ranked' finds that {explanation.profile} left out):")
     for item in missed:
-        print(f"  [{item['concept']}] {item['content']}")
+        print(terminal_safe(f"  [{item['concept']}] {item['content']}"))
         print(f"   {item['node_id']} · cut by {item['cut_by']}: {item['reason']}")
 
 

@@ -25,9 +25,10 @@ from typing import Any
 
 from .exceptions import CorruptStoreError, MemoryError
 from .graphdb import GraphStore, identifier
-from .inspection import AGENT_COLUMNS, open_graph, open_sqlite_readonly
+from .inspection import AGENT_COLUMNS, open_graph
 from .rs_sqlite_schema import edge_owner_sql, is_rs_hierarchical
 from .security import HIGH, SECRET_PATTERNS, SecretFinding, SecretPattern, find_secrets
+from .sqlite_readonly import open_sqlite_readonly
 from .store_readers import store_reader
 from .stored_json import BASE64_JSON_REGEX, stored_json_text
 from .stores import StoreFormat, find_stores, sniff

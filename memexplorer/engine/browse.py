@@ -8,19 +8,29 @@ SQLite stores (experiences, flat session memory) answer the same calls.
 
 from __future__ import annotations
 
-import re
 import sqlite3
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
 import pyarrow as pa
 
-from .exceptions import InvalidInputError, StoreError, StoreLockedError
+from .browse_types import (
+    EDGE_LIMIT,
+    ColumnInfo,
+    EdgeInfo,
+    NodeDetail,
+    Page,
+    PageQuery,
+    TableInfo,
+    check_page_query,
+    short_label,
+)
+from .exceptions import InvalidInputError, StoreError
 from .graph_counts import agent_counts
 from .graph_pages import graph_page
 from .graphdb import GraphStore, identifier, literal
-from .inspection import AGENT_COLUMNS, open_graph, open_sqlite_readonly
+from .inspection import AGENT_COLUMNS, open_graph
+from .sqlite_browse import SqliteBrowser
 from .stores import StoreFormat, sniff
 from .write_gate import refuse_if_read_only
 
@@ -36,112 +46,6 @@ __all__ = [
     "TableInfo",
     "open_browser",
 ]
-
-TableKind = Literal["node", "rel", "table"]
-#: Columns whose text is JSON (shown pretty in the app's value view).
-JSON_COLUMNS = frozenset({"tags", "metadata", "steps", "prerequisites"})
-#: Per direction and rel type, the edges a node view lists before "+N more".
-EDGE_LIMIT = 200
-_SHORT_LABEL_COLUMNS = ("concept", "name", "title", "description", "content", "summary",
-                        "raw_data", "context")  # fmt: skip
-
-
-@dataclass(frozen=True)
-class ColumnInfo:
-    name: str
-    type: str
-
-    @property
-    def is_text(self) -> bool:
-        return self.type.upper() in ("STRING", "TEXT", "VARCHAR") or self.type == ""
-
-
-@dataclass(frozen=True)
-class TableInfo:
-    """One table as an agent sees it: its rows of that agent, its columns."""
-
-    name: str
-    kind: TableKind
-    count: int
-    columns: tuple[ColumnInfo, ...]
-    primary_key: str | None = None
-    endpoints: tuple[tuple[str, str], ...] = ()
-
-    @property
-    def column_names(self) -> list[str]:
-        return [c.name for c in self.columns]
-
-
-@dataclass(frozen=True)
-class PageQuery:
-    """Which rows to show: a window, an order and a text filter."""
-
-    offset: int = 0
-    limit: int = 100
-    sort: str | None = None
-    descending: bool = False
-    text: str = ""
-
-
-@dataclass(frozen=True)
-class Page:
-    table: str
-    query: PageQuery
-    data: pa.Table
-    total: int
-
-    @property
-    def first(self) -> int:
-        return self.query.offset + 1 if self.data.num_rows else 0
-
-    @property
-    def last(self) -> int:
-        return self.query.offset + self.data.num_rows
-
-    def describe(self) -> str:
-        """Honest counts: "1–100 of 48,213" (and what filters them)."""
-        where = f" matching {self.query.text!r}" if self.query.text else ""
-        if not self.total:
-            return f"no rows{where}"
-        return f"{self.first:,}–{self.last:,} of {self.total:,}{where}"
-
-
-@dataclass(frozen=True)
-class EdgeInfo:
-    rel: str
-    direction: Literal["out", "in"]
-    neighbour_table: str
-    neighbour_key: str
-    neighbour_label: str
-    properties: dict[str, Any]
-
-
-@dataclass
-class NodeDetail:
-    table: str
-    key: str
-    properties: dict[str, Any]
-    edges: dict[tuple[str, str], list[EdgeInfo]] = field(default_factory=dict)
-    more: dict[tuple[str, str], int] = field(default_factory=dict)
-    flags: list[str] = field(default_factory=list)
-
-    @property
-    def label(self) -> str:
-        return short_label(self.properties) or self.key
-
-
-def short_label(properties: dict[str, Any], width: int = 60) -> str:
-    """A one-line name for a row: its concept, name or title with the start of its
-    text ("service ports: checkout-api listens on 8443"), else the start of its text."""
-    parts = []
-    for column in _SHORT_LABEL_COLUMNS:
-        value = properties.get(column)
-        if isinstance(value, str) and value.strip():
-            parts.append(" ".join(value.split()))
-            if len(parts) == 2 or column in ("content", "summary", "raw_data", "context"):
-                break
-    text = ": ".join(parts)
-    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 class StoreBrowser(Protocol):
@@ -160,16 +64,6 @@ class StoreBrowser(Protocol):
     def interrupt(self) -> None: ...
 
     def close(self) -> None: ...
-
-
-def _check_sort(table: TableInfo, query: PageQuery) -> None:
-    if query.sort is not None and query.sort not in table.column_names:
-        raise InvalidInputError(
-            f"{table.name} has no column {query.sort!r} to sort by",
-            hint=f"Columns: {', '.join(table.column_names)}",
-        )
-    if query.limit <= 0 or query.offset < 0:
-        raise InvalidInputError(f"A page needs offset >= 0 and limit > 0, not {query}")
 
 
 # -- Kuzu graph stores --------------------------------------------------------------------
@@ -295,7 +189,7 @@ class GraphBrowser:
 
     def page(self, table: TableInfo, agent: str, query: PageQuery) -> Page:
         """A page in a stable order, read from its nearer end (see graph_pages)."""
-        _check_sort(table, query)
+        check_page_query(table, query)
         return graph_page(self, table, agent, query)
 
     def page_schema(self, table: TableInfo) -> pa.Schema:
@@ -391,146 +285,6 @@ class GraphBrowser:
 
     def close(self) -> None:
         self.graph.close()
-
-
-# -- SQLite stores ------------------------------------------------------------------------
-_FTS_SHADOW = re.compile(r"_(data|idx|content|docsize|config)$")
-
-
-def _open_sqlite_writable(path: Path) -> sqlite3.Connection:
-    """A connection that may write (autocommit), refused while another process holds
-    the store's write lock."""
-    connection = sqlite3.connect(path, timeout=2.0, isolation_level=None,
-                                 check_same_thread=False)  # fmt: skip
-    try:
-        connection.execute("BEGIN IMMEDIATE")
-        connection.execute("ROLLBACK")
-    except sqlite3.OperationalError as exc:
-        connection.close()
-        if "locked" in str(exc) or "busy" in str(exc):
-            raise StoreLockedError(path, "Another process is writing this SQLite store") from None
-        raise StoreError(path, f"SQLite cannot write this store ({exc})") from None
-    return connection
-
-
-class SqliteBrowser:
-    """Browse an SQLite store (experiences, flat session memory), read-only unless
-    opened ``writable`` (the app's writing mode: the console may then change it)."""
-
-    def __init__(self, path: Path, *, writable: bool = False) -> None:
-        self.path = path
-        self.writable = writable
-        self.connection = _open_sqlite_writable(path) if writable else open_sqlite_readonly(path)
-        rows = self.connection.execute(
-            "SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name"
-        ).fetchall()
-        virtual = {name for name, sql in rows if (sql or "").upper().startswith("CREATE VIRTUAL")}
-        self._tables = [
-            name
-            for name, _ in rows
-            if not name.startswith("sqlite_")
-            and name not in virtual
-            and not any(_FTS_SHADOW.search(name) and name.startswith(v) for v in virtual)
-        ]
-        self._columns: dict[str, list[tuple[str, str, bool]]] = {}
-        for table in self._tables:
-            info = self.connection.execute(
-                "SELECT name, type, pk FROM pragma_table_info(?)", (table,)
-            ).fetchall()
-            self._columns[table] = [(n, t, bool(pk)) for n, t, pk in info]
-
-    def _agent_column(self, table: str) -> str | None:
-        names = {n for n, _, _ in self._columns[table]}
-        return next((c for c in AGENT_COLUMNS if c in names), None)
-
-    @staticmethod
-    def _quoted(name: str) -> str:
-        """A catalog name as an SQL identifier (checked, then double-quoted)."""
-        identifier(name)
-        return '"' + name + '"'
-
-    def agents(self) -> list[str]:
-        found: set[str] = set()
-        for table in self._tables:
-            column = self._agent_column(table)
-            if column:
-                sql = f"SELECT DISTINCT {self._quoted(column)} FROM {self._quoted(table)}"
-                found.update(row[0] or "" for row in self.connection.execute(sql))
-        return sorted(found)
-
-    def _where(self, table: str, agent: str) -> tuple[str, list[Any]]:
-        column = self._agent_column(table)
-        if column is None:
-            return "", []
-        return f" WHERE {self._quoted(column)} = ?", [agent]
-
-    def tables(self, agent: str) -> list[TableInfo]:
-        out = []
-        for table in self._tables:
-            where, args = self._where(table, agent)
-            if not where and agent:
-                continue
-            count = self.connection.execute(
-                f"SELECT count(*) FROM {self._quoted(table)}{where}", args
-            ).fetchone()[0]
-            columns = tuple(ColumnInfo(n, t.upper() or "TEXT") for n, t, _ in self._columns[table])
-            keys = [n for n, _, pk in self._columns[table] if pk]
-            out.append(
-                TableInfo(table, "table", count, columns, keys[0] if len(keys) == 1 else None)
-            )
-        return out
-
-    def _selection(self, table: TableInfo, agent: str, text: str) -> tuple[str, list[Any]]:
-        """``FROM … WHERE …`` of the rows a page shows, and its arguments."""
-        where, args = self._where(table.name, agent)
-        if text:
-            text_columns = [c.name for c in table.columns if c.is_text]
-            tests = " OR ".join(f"instr(lower({self._quoted(c)}), ?) > 0" for c in text_columns)
-            where += (" AND " if where else " WHERE ") + f"({tests or '0'})"
-            args += [text.lower()] * len(text_columns)
-        return f"FROM {self._quoted(table.name)}{where}", args
-
-    def page(self, table: TableInfo, agent: str, query: PageQuery) -> Page:
-        _check_sort(table, query)
-        source, args = self._selection(table, agent, query.text)
-        total = self.connection.execute(f"SELECT count(*) {source}", args).fetchone()[0]
-        order = ""
-        if query.sort:
-            order = f" ORDER BY {self._quoted(query.sort)} {'DESC' if query.descending else 'ASC'}"
-        cursor = self.connection.execute(
-            f"SELECT * {source}{order} LIMIT ? OFFSET ?", [*args, query.limit, query.offset]
-        )
-        names = [d[0] for d in cursor.description]
-        rows = cursor.fetchall()
-        data = pa.table({name: [row[i] for row in rows] for i, name in enumerate(names)})
-        return Page(table.name, query, data, int(total))
-
-    def matching_keys(self, table: TableInfo, agent: str, text: str) -> list[str]:
-        """The key of every row a filter shows, over all pages, in one scan."""
-        if table.primary_key is None:
-            raise InvalidInputError(f"{table.name} rows have no key to list")
-        source, args = self._selection(table, agent, text)
-        cursor = self.connection.execute(f"SELECT {self._quoted(table.primary_key)} {source}", args)
-        return [str(row[0]) for row in cursor.fetchall()]
-
-    def node(self, table: str, key: str) -> NodeDetail:
-        keys = [n for n, _, pk in self._columns.get(table, []) if pk]
-        if len(keys) != 1:
-            raise InvalidInputError(f"{table!r} has no single-column key to find a row by")
-        cursor = self.connection.execute(
-            f"SELECT * FROM {self._quoted(table)} WHERE {self._quoted(keys[0])} = ?", (key,)
-        )
-        row = cursor.fetchone()
-        if row is None:
-            raise InvalidInputError(f"No {table} row with {keys[0]} = {key!r}")
-        names = [d[0] for d in cursor.description]
-        return NodeDetail(table, key, dict(zip(names, row, strict=True)))
-
-    def interrupt(self) -> None:
-        self.connection.interrupt()
-
-    def close(self) -> None:
-        self.connection.close()
 
 
 def _sqlite_browser(path: Path, writable: bool) -> SqliteBrowser:

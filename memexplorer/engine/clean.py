@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -27,11 +25,13 @@ from .clean_plan import SAMPLE_SIZE, Plan
 from .clean_selection import Selection
 from .clean_sqlite import delete_sqlite_plan, plan_sqlite, save_sqlite_plan
 from .collector import collector_paused
-from .exceptions import InvalidInputError, StoreLockedError
+from .exceptions import InvalidInputError
 from .graph_open import open_graph_store, require_graph_readable
 from .graphdb import GraphStore
-from .inspection import detect_kind, open_sqlite_readonly
+from .inspection import detect_kind
 from .rs_sqlite_schema import is_rs_hierarchical
+from .sqlite_readonly import open_sqlite_readonly
+from .sqlite_writer import sqlite_writer
 from .stores import resolve_hierarchical_path, sniff
 from .write_gate import write_gate
 from .writer_log import unreplayable_log
@@ -217,25 +217,6 @@ def _planned_preview(target: CleanTarget, selection: Selection, sample_size: int
     return _preview(target, kind, selection, plan)
 
 
-@contextmanager
-def _sqlite_writer(path: Path) -> Iterator[sqlite3.Connection]:
-    """One write transaction that holds the store from planning to commit."""
-    db = sqlite3.connect(path, timeout=2.0, isolation_level=None)
-    try:
-        try:
-            db.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as exc:
-            raise StoreLockedError(path, f"Another process is writing this store ({exc})") from None
-        try:
-            yield db
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
-    finally:
-        db.close()
-
-
 def clean_store(
     target: CleanTarget,
     selection: Selection,
@@ -258,7 +239,7 @@ def _clean_store(
     now = datetime.now(UTC)
     info = {"store": target.path, "engine": target.engine, "selection": selection.to_dict()}
     if target.engine == "sqlite":
-        with _sqlite_writer(target.path) as db:
+        with sqlite_writer(target.path) as db:
             kind = _sqlite_kind(db)
             _require_cleanable(target.path, kind)
             plan = plan_sqlite(db, kind, selection, now, sample_size)

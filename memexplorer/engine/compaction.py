@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .atomic_files import replace_file
 from .exceptions import CompactionError, StoreLockedError
 from .graph_open import open_graph_store, require_graph_readable, require_replayable
 from .graph_schema_copy import catalog_snapshot, schema_script
@@ -141,15 +142,7 @@ def _writers_kept_out(path: Path) -> Iterator[None]:
 
 def _swap(path: Path, new: Path) -> None:
     """Rename the new file over the store, with the store's permission bits, durably."""
-    os.chmod(new, path.stat().st_mode & 0o7777)
-    with open(new, "rb") as handle:
-        os.fsync(handle.fileno())
-    os.replace(new, path)
-    directory = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(directory)
-    finally:
-        os.close(directory)
+    replace_file(new, path, mode=path.stat().st_mode & 0o7777)
 
 
 def compact_graph_store(

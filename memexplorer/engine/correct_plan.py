@@ -125,15 +125,57 @@ class CorrectionPlan:
         if self.writer == "amplihack-rs":
             return ("amplihack-rs's store_knowledge never supersedes: the old fact stays "
                     "current beside the new one")  # fmt: skip
+        over = [e.source for e in self.edges if e.rel == "SUPERSEDES" and e.target == self.node_id]
+        if over:
+            return (f"The writer makes {', '.join(o[:8] for o in over)} supersede the "
+                    "correction (a higher temporal_index): the correction will not be the "
+                    "current value")  # fmt: skip
+        others = [e.target for e in self.edges
+                  if e.rel == "SUPERSEDES" and e.target != self.node_id]  # fmt: skip
+        if others:
+            return (f"The writer supersedes {', '.join(o[:8] for o in others)} (the concept's "
+                    "latest value) instead: the old fact is not superseded by the correction "
+                    "itself")  # fmt: skip
+        same = (str(self.node["content"]).strip(), str(self.node["concept"]).strip())
+        if same == (self.old.content.strip(), self.old.concept.strip()):
+            return ("The content and concept are the old fact's own: the correction would "
+                    "only store a copy of it beside it")  # fmt: skip
+        concept = str(self.call.get("concept", ""))
+        if concept and not concept.split() and self.writer != "memexplorer":
+            return ("The concept is only blanks: the library's supersession step fails on "
+                    "it and supersedes nothing, so the old fact stays current beside the "
+                    "new one")  # fmt: skip
+        if not self._same_concept(concept):
+            return (f"The concept changed ({self.old.concept!r} to {concept!r}): the writer "
+                    "supersedes only facts of the same concept, so the old fact stays "
+                    "current beside the new one")  # fmt: skip
         index = self.old.metadata.get("temporal_index")
         if not isinstance(index, int | float) or isinstance(index, bool) or index <= 0:
             return ("The old fact has no temporal_index: the writer supersedes only facts "
                     "with one, so the old fact stays current beside the new one")  # fmt: skip
+        new_index = self.call.get("temporal_metadata", {}).get("temporal_index", 0)
+        if index >= new_index:
+            return (f"The correction's temporal_index ({new_index}, the next of its concept) "
+                    f"is not above the old fact's ({index}): the writer supersedes only "
+                    "older indexes, so the old fact stays current beside the new one")  # fmt: skip
         return ("The writer supersedes a fact only when both contents hold a number the "
                 "other lacks: the old fact stays current beside the new one")  # fmt: skip
 
+    def _same_concept(self, concept: str) -> bool:
+        """The writer's test: the library's first-word CONTAINS (its candidate query),
+        memexplorer's equal concepts (case and spacing aside)."""
+        new, old = concept.lower(), self.old.concept.lower()
+        if self.writer == "memexplorer":
+            return " ".join(new.split()) == " ".join(old.split())
+        key = new.split()[0] if new.split() else ""
+        return key in old or old in key
+
     def same_writes(self, other: CorrectionPlan) -> bool:
-        return (self.node, self.edges, self.changes) == (other.node, other.edges, other.changes)
+        """The same rows, edges and changes, but for the new fact's created_at (the
+        writer stamps the time it stores the fact, not the time of the preview)."""
+        mine, theirs = dict(self.node), dict(other.node)
+        mine.pop("created_at", None), theirs.pop("created_at", None)
+        return (mine, self.edges, self.changes) == (theirs, other.edges, other.changes)
 
     def to_dict(self) -> dict[str, Any]:
         return {

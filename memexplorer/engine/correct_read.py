@@ -60,10 +60,32 @@ def fact_to_correct(store: Path, agent: str, memory_id: str) -> OldFact:
             connection.close()
     else:
         with HierarchicalMemory(agent, store, mode="read") as memory:
+            _require_facts(memory.graph, store)
             rows = memory.graph.rows(_GRAPH_FACT, {"agent": agent, "id": memory_id})
     if not rows:
         raise InvalidInputError(f"No fact {memory_id} of agent {agent} in {store}")
     return old_fact(_fact(rows[0]))
+
+
+#: The SemanticMemory columns a correction reads and writes (HierarchicalMemory's).
+_FACT_COLUMNS = {"memory_id", "agent_id", "concept", "content", "confidence", "tags",
+                 "metadata", "created_at", "source_id", "entity_name"}  # fmt: skip
+
+
+def _require_facts(graph: Any, store: Path) -> None:
+    """HierarchicalMemory's SemanticMemory table, or a clear refusal (a cognitive-memory
+    store has a SemanticMemory table of other columns)."""
+    if graph.has_table("SemanticMemory"):
+        missing = _FACT_COLUMNS - {name for name, _ in graph.columns("SemanticMemory")}
+        if not missing:
+            return
+        what = f"its SemanticMemory table has no {', '.join(sorted(missing))}"
+    else:
+        what = "it has no SemanticMemory table"
+    raise NotAStoreError(
+        store, f"This store is not a HierarchicalMemory store ({what}): only its facts can "
+        "be corrected", hint="Give the agent's hierarchical_memory store (--store or --home).",
+    )  # fmt: skip
 
 
 def correction_store(agent: str, store: str | Path | None, home: str | Path | None) -> Path:
@@ -124,8 +146,7 @@ def plan_correction(store: Path, request: CorrectionRequest) -> CorrectionPlan:
         return _plan_sqlite(store, request)
     with HierarchicalMemory(request.agent, store, mode="read") as memory:
         graph = memory.graph
-        if not graph.has_table("SemanticMemory"):
-            raise NotAStoreError(store, "This store is not a HierarchicalMemory store")
+        _require_facts(graph, store)
         facts = [_fact(r) for r in graph.rows(_GRAPH_FACTS, {"agent": request.agent})]
         old = _the_fact(facts, request, store)
         call = _call(request, old, facts)

@@ -105,7 +105,10 @@ def library_writes(
                  entity_name=extract_entity_name(content, concept))  # fmt: skip
     edges = []
     new_index = temporal["temporal_index"]
-    rows = graph.rows(_LIBRARY_CANDIDATES, {
+    # The library takes concept.split()[0]: a concept of blanks raises IndexError
+    # there, and its handler ends the supersession step with nothing superseded.
+    blank = bool(concept) and not concept.split()
+    rows = [] if blank else graph.rows(_LIBRARY_CANDIDATES, {
         "agent_id": request.agent, "new_id": request.node_id,
         "concept_key": concept.split()[0] if concept else "",
     })  # fmt: skip

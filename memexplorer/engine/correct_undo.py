@@ -17,9 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .correct_write import CORRECTION_FILE, SET_STATEMENTS
-from .exceptions import InvalidInputError, StoreChangedError
-from .graph_open import open_graph_store
+from .correct_write import CORRECTION_FILE, SET_STATEMENTS, open_for_writing
+from .exceptions import InvalidInputError, StoreChangedError, StoreNotFoundError
 from .graph_store import GraphStore, identifier
 from .hierarchical_schema import FACT_FIELDS
 from .rs_sqlite_schema import EDGE_TABLES
@@ -51,19 +50,47 @@ def _edge_key(rel: str, source: str, target: str, props: dict[str, Any]) -> str:
 
 def undo_correction(backup: str | Path) -> UndoResult:
     """Remove what the correction whose backup folder is ``backup`` added."""
-    path = Path(backup) / CORRECTION_FILE
-    if not path.is_file():
-        raise InvalidInputError(
-            f"{backup} is not the backup of a correction (no {CORRECTION_FILE})"
-        )
-    plan = json.loads(path.read_text(encoding="utf-8"))["plan"]
+    plan = _read_plan(Path(backup))
     store = Path(plan["store"])
+    if not store.exists():
+        raise StoreNotFoundError(
+            store,
+            "The corrected store is not there any more, so there is nothing to undo",
+            hint="Check that it was not moved or renamed; `memexplorer restore` can put "
+            "the whole backup back.",
+        )
     with write_gate(store, action="undo correct"):
         if plan["engine"] == "sqlite":
             _undo_sqlite(store, plan)
         else:
             _undo_graph(store, plan)
     return UndoResult(store, plan["node"]["memory_id"], len(plan["edges"]), len(plan["changes"]))
+
+
+def _read_plan(backup: Path) -> dict[str, Any]:
+    if not backup.is_dir():
+        raise InvalidInputError(f"No backup folder {backup}",
+                                hint="`memexplorer backups` lists them.")  # fmt: skip
+    path = backup / CORRECTION_FILE
+    if not path.is_file():
+        raise InvalidInputError(
+            f"{backup} is not the backup of a correction (no {CORRECTION_FILE})",
+            hint="Give the folder `memexplorer correct` printed after writing.",
+        )
+    try:
+        plan = json.loads(path.read_text(encoding="utf-8"))["plan"]
+        names = (plan["store"], plan["engine"], plan["node"]["memory_id"])
+        if not all(isinstance(v, str) for v in names) or not all(
+            isinstance(plan[k], list) for k in ("edges", "changes")
+        ):
+            raise TypeError("store, engine and node are not what a correction writes")
+    except (OSError, UnicodeDecodeError, ValueError, LookupError, TypeError) as exc:
+        raise InvalidInputError(
+            f"Cannot read the correction record {path} ({exc.__class__.__name__}: {exc}); "
+            "nothing was changed",
+            hint="`memexplorer restore` can still put the whole backup back.",
+        ) from None
+    return plan
 
 
 def _refuse(store: Path, what: str) -> StoreChangedError:
@@ -79,7 +106,14 @@ def _refuse(store: Path, what: str) -> StoreChangedError:
 def _check(store: Path, plan: dict[str, Any], node: dict[str, Any] | None, found: Counter[str],
            values: dict[tuple[str, str], Any]) -> None:  # fmt: skip
     if node is None:
-        raise _refuse(store, f"fact {plan['node']['memory_id']} is gone; undone already?")
+        raise StoreChangedError(
+            store,
+            f"Fact {plan['node']['memory_id']} is not in the store: the correction was "
+            "undone already, or its write never finished (the process stopped); there is "
+            "nothing to undo and nothing was changed",
+            hint="The store is as it was before the correction, or someone deleted the "
+            "fact: `memexplorer query` shows it.",
+        )
     if any(node[c] != plan["node"][c] for c in _NODE_COLUMNS):
         raise _refuse(store, "the corrected fact's values were changed")
     planned = Counter(
@@ -121,7 +155,7 @@ def _graph_edges(graph: GraphStore, node_id: str) -> Counter[str]:
 
 def _undo_graph(store: Path, plan: dict[str, Any]) -> None:
     node_id = plan["node"]["memory_id"]
-    with open_graph_store(store, read_only=False) as graph:
+    with open_for_writing(store) as graph:
         columns = ", ".join(f"n.{c}" for c in _NODE_COLUMNS)
         rows = graph.rows(
             f"MATCH (n:SemanticMemory {{memory_id: $id}}) RETURN {columns}", {"id": node_id}

@@ -10,9 +10,12 @@ reads to remove exactly what was added.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
+import shutil
 import sqlite3
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,14 +23,21 @@ from typing import Any
 from .backups import BackupRecord
 from .correct_plan import CorrectionPlan, CorrectionRequest
 from .correct_read import plan_correction
-from .exceptions import StoreChangedError, StoreError
+from .exceptions import StoreChangedError, StoreError, StoreLockedError
 from .graph_open import open_graph_store
+from .graph_store import GraphStore
 from .rs_sqlite_schema import EDGE_TABLES
 from .rs_sqlite_write import insert_agent, open_rs_writable
 from .store_backup import write_closed_store_backup, write_store_backup
 from .write_gate import write_gate
 
-__all__ = ["CORRECTION_FILE", "EDGE_STATEMENTS", "CorrectionResult", "correct_fact"]
+__all__ = [
+    "CORRECTION_FILE",
+    "EDGE_STATEMENTS",
+    "CorrectionResult",
+    "correct_fact",
+    "open_for_writing",
+]
 
 #: The plan, kept in the backup folder for the undo.
 CORRECTION_FILE = "correction.json"
@@ -73,6 +83,8 @@ def correct_fact(
     with write_gate(plan.store, action="correct") as ticket:
         if plan.engine == "ladybug":
             ticket.refuse_upgrade()
+        # Planned again now, stamped now: the writer's created_at is the time it stores.
+        request = dataclasses.replace(request, now_ns=time.time_ns())
         fresh = plan_correction(plan.store, request)
         if not fresh.same_writes(plan):
             raise StoreChangedError(
@@ -82,12 +94,18 @@ def correct_fact(
                 hint="Preview the correction again.",
             )
         backup = _backup(plan, Path(home))
-        _write_record(backup.path, plan, request)
-        if plan.engine == "sqlite":
-            _write_sqlite(plan)
-        else:
-            _write_graph(plan)
-    return CorrectionResult(plan, backup)
+        try:
+            _write_record(backup.path, fresh, request)
+            if fresh.engine == "sqlite":
+                _write_sqlite(fresh)
+            else:
+                _write_graph(fresh)
+        except StoreLockedError:
+            # The store never opened for writing (an agent holds it): nothing was
+            # written, so a backup listed as a correction would only mislead.
+            shutil.rmtree(backup.path, ignore_errors=True)
+            raise
+    return CorrectionResult(fresh, backup)
 
 
 def _backup(plan: CorrectionPlan, home: Path) -> BackupRecord:
@@ -105,17 +123,43 @@ def _backup(plan: CorrectionPlan, home: Path) -> BackupRecord:
 
 
 def _write_record(folder: Path, plan: CorrectionPlan, request: CorrectionRequest) -> None:
-    record = {"plan": plan.to_dict(), "request": {
+    """The plan beside the backup, its store absolute (the undo may run from another
+    folder), written whole or not at all (a crash leaves no half a record)."""
+    stored = {**plan.to_dict(), "store": str(plan.store.absolute())}
+    record = {"plan": stored, "request": {
         "agent": request.agent, "memory_id": request.memory_id, "content": request.content,
         "concept": request.concept, "confidence": request.confidence,
         "node_id": request.node_id, "now_ns": request.now_ns}}  # fmt: skip
-    fd = os.open(folder / CORRECTION_FILE, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    partial = folder / f".{CORRECTION_FILE}.partial"
+    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         json.dump(record, handle, indent=2)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(partial, folder / CORRECTION_FILE)
+
+
+#: How long a write waits for readers to let go of the store: another memexplorer's
+#: preview (or the app's) holds it for a moment; a running agent holds it for good.
+READERS_WAIT_S = 5.0
+
+
+def open_for_writing(store: Path) -> GraphStore:
+    """The store opened for writing once no reader holds it (Kuzu and LadybugDB let a
+    writer in only when nobody has the file open); StoreLockedError after
+    READERS_WAIT_S, with nothing written."""
+    deadline = time.monotonic() + READERS_WAIT_S
+    while True:
+        try:
+            return open_graph_store(store, read_only=False)
+        except StoreLockedError:
+            if time.monotonic() >= deadline:
+                raise
+            time.sleep(0.1)
 
 
 def _write_graph(plan: CorrectionPlan) -> None:
-    with open_graph_store(plan.store, read_only=False) as graph, graph.transaction():
+    with open_for_writing(plan.store) as graph, graph.transaction():
         graph.execute(_CREATE_FACT, dict(plan.node))
         for edge in plan.edges:
             graph.execute(

@@ -14,9 +14,9 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from .inspection import open_sqlite_readonly
 from .rs_sqlite_read import agent_graph
 from .saved_rows import SavedTable
+from .sqlite_readonly import open_sqlite_readonly
 from .sqlite_rows import replace_rows
 
 __all__ = ["rs_store_as_it_was"]

@@ -28,8 +28,10 @@ from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 
+from .atomic_files import publish_folder
 from .exceptions import EngineCacheError, InvalidInputError
 from .storage_versions import KUZU_RELEASE, LADYBUG_PINNED
+from .user_folders import cache_folder
 
 __all__ = [
     "ENGINE_PACKAGES",
@@ -91,8 +93,7 @@ def cache_root() -> Path:
     chosen = os.environ.get("MEMEXPLORER_ENGINE_CACHE")
     if chosen:
         return Path(chosen)
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return cache / "memexplorer" / "engines"
+    return cache_folder() / "engines"
 
 
 def add_command(package: str, release: str) -> str:
@@ -224,7 +225,7 @@ def add_engine(requirement: str, *, progress: Callable[[str], None] | None = Non
             return raced
         if final.exists():
             shutil.rmtree(final)  # a broken earlier install of the same release
-        os.rename(stage, final)
+        publish_folder(stage, final)
     except subprocess.TimeoutExpired as exc:
         shutil.rmtree(stage, ignore_errors=True)
         raise EngineCacheError(

@@ -47,7 +47,7 @@ from .experience_backend import (
     storage_bytes,
 )
 from .experience_layouts import AMPLIHACK_COLUMNS, detect_layout
-from .inspection import open_sqlite_readonly
+from .sqlite_readonly import open_sqlite_readonly
 
 __all__ = ["SQLiteExperienceBackend"]
 

@@ -38,7 +38,7 @@ from .flat_model import (
     utc_now,
 )
 from .flat_target import require_flat_target
-from .inspection import open_sqlite_readonly
+from .sqlite_readonly import open_sqlite_readonly
 
 __all__ = ["FLAT_SQLITE_SCHEMA", "SqliteFlatStore", "live_agent_counts"]
 

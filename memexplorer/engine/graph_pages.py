@@ -24,10 +24,11 @@ from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
+from .browse_types import Page, PageQuery, TableInfo
 from .graph_store import identifier
 
 if TYPE_CHECKING:
-    from .browse import GraphBrowser, Page, PageQuery, TableInfo
+    from .browse import GraphBrowser
 
 __all__ = ["graph_page", "page_window"]
 
@@ -93,8 +94,6 @@ def _node_selection(
 
 
 def _node_page(browser: GraphBrowser, table: TableInfo, agent: str, query: PageQuery) -> Page:
-    from .browse import Page
-
     graph = browser.graph
     match, params = _node_selection(browser, table, agent, query.text)
     key = f"n.{identifier(table.primary_key or '')}"
@@ -121,8 +120,6 @@ def _node_page(browser: GraphBrowser, table: TableInfo, agent: str, query: PageQ
 
 def graph_page(browser: GraphBrowser, table: TableInfo, agent: str, query: PageQuery) -> Page:
     """One page of ``table`` for ``agent``, in the order the module docstring gives."""
-    from .browse import Page
-
     if table.kind == "node" and table.primary_key is not None:
         return _node_page(browser, table, agent, query)
     graph = browser.graph

@@ -11,12 +11,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from .exceptions import CorruptStoreError, StoreLockedError
+from .exceptions import CorruptStoreError
 from .graph_counts import AGENT_COLUMNS, agent_column, agent_counts
 from .graph_open import open_graph_store
 from .graphdb import GraphStore, identifier
 from .rs_sqlite_read import counts_by_agent
 from .rs_sqlite_schema import is_rs_hierarchical
+from .sqlite_readonly import open_sqlite_readonly
 from .store_readers import store_reader
 from .stores import StoreFormat, sniff
 
@@ -27,7 +28,6 @@ __all__ = [
     "StoreSummary",
     "detect_kind",
     "open_graph",
-    "open_sqlite_readonly",
     "summarize_store",
 ]
 
@@ -169,36 +169,6 @@ def _summarize_graph(fmt: StoreFormat) -> StoreSummary:
         if kind == "experience":
             summary.layout = _experience_layout(columns, tables)
     return summary
-
-
-def _quiet_wal_store(path: Path) -> bool:
-    """A WAL-mode file with no ``-wal`` beside it: no writer has it open."""
-    with path.open("rb") as handle:
-        header = handle.read(20)
-    wal_mode = len(header) >= 20 and header[18] == 2 and header[19] == 2
-    return wal_mode and not Path(f"{path}-wal").exists()
-
-
-def open_sqlite_readonly(path: str | Path) -> sqlite3.Connection:
-    """An SQLite connection that cannot write, even by accident.
-
-    Even a read-only open of a WAL-mode database creates ``-wal`` and ``-shm``
-    files; when no writer is active (no ``-wal`` file) the database is opened
-    as immutable instead, so reading leaves the folder exactly as it was.
-    """
-    path = Path(path)
-    flags = "mode=ro&immutable=1" if _quiet_wal_store(path) else "mode=ro"
-    uri = f"{path.resolve().as_uri()}?{flags}"
-    try:
-        connection = sqlite3.connect(uri, uri=True, check_same_thread=False)
-        connection.execute("PRAGMA query_only = ON")
-        connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
-    except sqlite3.DatabaseError as exc:
-        text = str(exc)
-        if "locked" in text:
-            raise StoreLockedError(path, "Another process holds this SQLite store") from None
-        raise CorruptStoreError(path, f"SQLite cannot read this file ({text})") from None
-    return connection
 
 
 _SQLITE_KINDS: tuple[tuple[str, Kind], ...] = (

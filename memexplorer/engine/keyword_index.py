@@ -26,7 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .atomic_files import replace_file
 from .graph_store import GraphStore
+from .user_folders import cache_folder
 
 __all__ = ["KeywordIndex", "index_cache_root", "open_index", "store_fingerprint"]
 
@@ -48,8 +50,7 @@ def index_cache_root() -> Path:
     configured = os.environ.get("MEMEXPLORER_INDEX_CACHE")
     if configured:
         return Path(configured)
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return cache / "memexplorer" / "keyword-index"
+    return cache_folder() / "keyword-index"
 
 
 def _store_files(path: Path) -> list[Path]:
@@ -154,7 +155,7 @@ def _build(graph: GraphStore, agent: str, target: Path, fingerprint: str) -> Non
         db.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
         db.commit()
         db.close()
-        os.replace(staging, target)
+        replace_file(Path(staging), target)  # 0o600, as mkstemp made it
     finally:
         if os.path.exists(staging):
             os.remove(staging)

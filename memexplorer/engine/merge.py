@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 from .backups import BackupRecord, write_backup
-from .clean import _sqlite_writer
 from .exceptions import StoreChangedError
 from .graph_open import open_graph_store
 from .graph_rows import save_nodes
@@ -27,6 +26,7 @@ from .merge_store import merge_store_path, read_facts, read_graph_facts, read_sq
 from .merge_write import sqlite_sequence, write_graph_plan, write_sqlite_plan
 from .rs_sqlite_schema import SEMANTIC_TABLE
 from .sqlite_rows import save_rows
+from .sqlite_writer import sqlite_writer
 from .write_gate import write_gate
 
 __all__ = ["MERGE_ACTION", "MergeResult", "merge_facts", "preview_merge"]
@@ -102,7 +102,7 @@ def _merge_graph(plan: MergePlan, home: Path) -> MergeResult:
 
 
 def _merge_sqlite(plan: MergePlan, home: Path) -> MergeResult:
-    with _sqlite_writer(plan.store) as connection:
+    with sqlite_writer(plan.store) as connection:
         read = read_sqlite_facts(connection, plan.store, plan.agent)
         _same(plan, plan_merge(read, plan.agent, plan.keep.memory_id, _ids(plan)))
         saved = save_rows(connection, SEMANTIC_TABLE, "memory_id", plan.memory_ids)

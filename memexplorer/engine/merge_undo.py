@@ -16,8 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .backups import BackupRecord, TableRestore
-from .clean import _sqlite_writer
+from .backup_records import BackupRecord, TableRestore
 from .exceptions import InvalidInputError, StoreChangedError
 from .graph_open import open_graph_store
 from .graph_rows import replace_nodes, save_nodes
@@ -31,6 +30,7 @@ from .merge_write import (
 from .rs_sqlite_schema import SEMANTIC_TABLE
 from .saved_rows import SavedTable
 from .sqlite_rows import replace_rows, save_rows
+from .sqlite_writer import sqlite_writer
 
 __all__ = ["MergeRestore", "undo_merge"]
 
@@ -125,7 +125,7 @@ def _undo_sqlite(store: Path, merge: dict[str, Any], tables: list[SavedTable]) -
     changes = [PlannedChange.from_dict(c) for c in merge.get("changes", [])]
     saved = _facts_table(tables, SEMANTIC_TABLE)
     expected = _expected(saved, changes)
-    with _sqlite_writer(store) as connection:
+    with sqlite_writer(store) as connection:
         now = save_rows(connection, SEMANTIC_TABLE, "memory_id", list(expected)).rows
         _check_facts(store, now, expected)
         ids = [delete_sqlite_edge(connection, store, edge) for edge in edges]

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from .atomic_files import PRIVATE_FILE, fsync_folder, sync_file
 from .collector import collector_paused, release_gradually
 from .exceptions import InvalidInputError, StoreNotFoundError
 from .export_validation import validate_export
@@ -157,14 +158,13 @@ def _write_target(
     stage = target.with_name(f".{target.name}.migrate-{os.getpid()}")
     try:
         _copy_agents(source, source_engine, stage, agents, engine)
-        os.chmod(stage, 0o600)
-        with open(stage, "rb") as handle:
-            os.fsync(handle.fileno())
+        sync_file(stage, PRIVATE_FILE)
         try:
             os.link(stage, target)  # unlike a rename, never replaces a file
         except FileExistsError:
             _refuse_existing(target)
             raise
+        fsync_folder(target.parent)
     finally:
         for suffix in ("", *_SIDECARS):
             stage.with_name(stage.name + suffix).unlink(missing_ok=True)

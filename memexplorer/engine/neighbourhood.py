@@ -15,7 +15,8 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from .browse import _SHORT_LABEL_COLUMNS, GraphBrowser, StoreBrowser, short_label
+from .browse import GraphBrowser, StoreBrowser
+from .browse_types import LABEL_COLUMNS, short_label
 from .exceptions import InvalidInputError
 from .graphdb import GraphStore, identifier
 
@@ -179,7 +180,7 @@ class NeighbourhoodReader:
     def _neighbour_columns(self) -> list[str]:
         """Neighbour columns every edge query returns: keys, label and time columns
         whose type agrees across the tables that have them (kuzu refuses others)."""
-        wanted = [k for k in self.keys.values() if k] + [*_SHORT_LABEL_COLUMNS, *TIME_COLUMNS]
+        wanted = [k for k in self.keys.values() if k] + [*LABEL_COLUMNS, *TIME_COLUMNS]
         out = []
         for name in dict.fromkeys(wanted):
             types = {cols[name] for cols in self.columns.values() if name in cols}
@@ -210,7 +211,7 @@ class NeighbourhoodReader:
         pk = self.keys.get(table)
         if pk is None:
             raise InvalidInputError(f"{table!r} is no node table with a key in {self.graph.path}")
-        names = [c for c in _SHORT_LABEL_COLUMNS if c in self.columns[table]]
+        names = [c for c in LABEL_COLUMNS if c in self.columns[table]]
         project = ", ".join(f"n.{identifier(c)}" for c in names) or "1"
         rows = self.graph.rows(
             f"MATCH (n:{identifier(table)}) WHERE n.{identifier(pk)} = $key RETURN {project}",

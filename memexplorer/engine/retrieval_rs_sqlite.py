@@ -18,11 +18,11 @@ from typing import Any
 
 from .exceptions import InvalidInputError
 from .hierarchical_schema import fact_from_row
-from .inspection import open_sqlite_readonly
 from .knowledge import KnowledgeNode, KnowledgeSubgraph
 from .library_context import LibrarySubgraph
 from .retrieval_profiles import check_profile
 from .retrieval_rs import RsRetriever, rs_keywords
+from .sqlite_readonly import open_sqlite_readonly
 
 __all__ = ["RsSqliteRetriever", "rs_query_store", "rs_sqlite_retrieve"]
 

@@ -1,6 +1,6 @@
 """Reading an amplihack-rs SQLite hierarchical store: counts, and an agent's graph.
 
-Read-only (:func:`~.inspection.open_sqlite_readonly`), so reading never changes
+Read-only (:func:`~.sqlite_readonly.open_sqlite_readonly`), so reading never changes
 a byte. The export follows the Rust loaders (``transfer/sqlite_backend/
 loaders.rs``) field for field: nodes by ``created_at``, edges whose source fact
 is the agent's, tags that are not a JSON array of strings read as ``[]`` and

@@ -17,12 +17,12 @@ from typing import Any
 
 from .exceptions import CorruptStoreError, InvalidInputError, NotAStoreError
 from .export_validation import Problems, check_endpoints, file_ids, parse_export, validate_export
-from .inspection import open_sqlite_readonly
 from .private_dirs import make_private_dirs
 from .progress import TaskControl, checkpoint
 from .rs_sqlite_read import agent_graph, counts_by_agent
 from .rs_sqlite_schema import is_rs_hierarchical, rs_store_name
 from .rs_sqlite_write import insert_agent, open_rs_writable
+from .sqlite_readonly import open_sqlite_readonly
 from .stores import sniff
 
 __all__ = ["is_rs_store", "read_rs_agent", "rs_agent_counts", "rs_import", "rs_store_path"]

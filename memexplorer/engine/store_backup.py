@@ -15,6 +15,7 @@ import json
 import os
 import shutil
 import sqlite3
+import stat
 import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -23,21 +24,19 @@ from typing import Any
 
 from memexplorer import __version__
 
-from .backups import (
+from .atomic_files import create_private_file, replace_file
+from .backup_records import (
     BACKUP_FORMAT,
-    MANIFEST,
-    ROWS,
     BackupError,
     BackupRecord,
-    _private_dirs,
-    _record,
-    _write_private,
     backups_folder,
+    record_from_manifest,
+    write_backup_folder,
 )
 from .browse import GraphBrowser, SqliteBrowser, StoreBrowser
 from .exceptions import InvalidInputError
 from .inspection import open_graph
-from .transfer_files import copy_into_private_file, fsync_folder
+from .transfer_files import copy_into_private_file
 from .write_gate import write_gate
 
 __all__ = ["FILE_MODE", "restore_store_file", "write_closed_store_backup", "write_store_backup"]
@@ -81,24 +80,15 @@ def _write_backup(
         "restore_mode": FILE_MODE, "file": f"store.{engine}", "created_at": now.isoformat(),
         "memexplorer_version": __version__,
     }  # fmt: skip
-    folder = backups_folder(home)
-    staging = folder / f".{name}.tmp"
+    rows = json.dumps({"tables": []}).encode()
     try:
-        _private_dirs(folder)
-        staging.mkdir(mode=0o700)
-        copy(staging / manifest["file"])
-        _write_private(staging / ROWS, json.dumps({"tables": []}).encode())
-        _write_private(staging / MANIFEST, json.dumps(manifest, indent=2).encode())
-        fsync_folder(staging)
-        os.rename(staging, folder / name)
-        fsync_folder(folder)
+        path = write_backup_folder(
+            home, name, manifest, rows, fill=lambda staging: copy(staging / manifest["file"])
+        )
     except (OSError, sqlite3.Error) as exc:
-        shutil.rmtree(staging, ignore_errors=True)
+        folder = backups_folder(home)
         raise BackupError(f"Could not copy the store into {folder} ({exc})") from None
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-    return _record(folder / name, manifest, None)
+    return record_from_manifest(path, manifest, None)
 
 
 def write_store_backup(
@@ -174,15 +164,19 @@ def restore_store_file(record: BackupRecord, manifest: dict[str, Any]) -> None:
         open_graph(store, read_only=False).close()  # refused while another process holds it
         ticket.accept_changes()  # that open may checkpoint; from here nothing else may write
         temporary = store.with_name(f".{store.name}.restore-{uuid.uuid4().hex[:8]}")
-        try:
-            # Created 0600 first: copyfile keeps the mode of a file it overwrites.
-            os.close(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-            shutil.copyfile(saved, temporary)
-            shutil.copymode(store, temporary)
+
+        def last_check() -> None:
             ticket.ensure_unchanged()
             for suffix in _KUZU_SIDECARS:
                 store.with_name(store.name + suffix).unlink(missing_ok=True)
-            os.replace(temporary, store)
-        finally:
+
+        try:
+            # Created 0600 first: copyfile keeps the mode of a file it overwrites.
+            os.close(create_private_file(temporary))
+            shutil.copyfile(saved, temporary)
+        except BaseException:
             temporary.unlink(missing_ok=True)
-        fsync_folder(store.parent)
+            raise
+        # The store keeps its own permission bits.
+        mode = stat.S_IMODE(store.stat().st_mode)
+        replace_file(temporary, store, mode=mode, before_replace=last_check)

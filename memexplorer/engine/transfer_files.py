@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
+from .atomic_files import atomic_file, create_private_file, fsync_folder, replace_file
 from .exceptions import FileWriteError, StorePermissionError
 from .private_dirs import make_private_dirs
 from .progress import TaskControl, checkpoint
@@ -52,15 +53,7 @@ def _writing(path: Path) -> Iterator[None]:
 def _private_file(path: Path) -> int:
     """Create ``path`` 0o600 (a leftover of a killed run is replaced); return its fd."""
     path.unlink(missing_ok=True)
-    return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-
-
-def fsync_folder(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    return create_private_file(path)
 
 
 def write_atomically(
@@ -69,19 +62,15 @@ def write_atomically(
     """Let ``write`` fill a temporary 0o600 file, then rename it over ``target``: the
     file is whole or absent, and a cancel (checked while writing) leaves it absent."""
     temporary = target.with_name(target.name + ".tmp")
-    try:
-        with _writing(target):
-            make_private_dirs(target.parent)
-            with os.fdopen(_private_file(temporary), "w", encoding="utf-8") as handle:
-                write(handle)
-                handle.flush()
-                os.fsync(handle.fileno())
-            checkpoint(control, "putting the file in place")
-            os.replace(temporary, target)
-            fsync_folder(target.parent)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
+    with _writing(target):
+        make_private_dirs(target.parent)
+        with atomic_file(
+            target,
+            text=True,
+            temporary=temporary,
+            before_replace=lambda: checkpoint(control, "putting the file in place"),
+        ) as handle:
+            write(handle)
 
 
 def copy_into_private_file(source: Path, target: Path, control: TaskControl | None = None) -> None:
@@ -110,12 +99,11 @@ def copy_file_atomically(source: Path, target: Path, control: TaskControl | None
     temporary = target.with_name(target.name + ".tmp")
     try:
         copy_into_private_file(source, temporary, control)
-        with _writing(target):
-            os.replace(temporary, target)
-            fsync_folder(target.parent)
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+    with _writing(target):
+        replace_file(temporary, target)
 
 
 def copy_tree(source: Path, target: Path, warnings: list[str]) -> None:

@@ -12,12 +12,12 @@ restore`` puts it back).
 
 from __future__ import annotations
 
-import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from .atomic_files import PRIVATE_FILE, replace_file
 from .graph_open import open_graph_store, require_graph_readable
 from .graph_store import GraphStore, identifier
 from .hierarchical_memory import GraphEngine, HierarchicalMemory
@@ -27,7 +27,7 @@ from .progress import TaskControl, checkpoint
 from .store_backup import write_closed_store_backup
 from .stores import sniff
 from .transfer_common import SIDECARS
-from .transfer_files import copy_into_private_file, fsync_folder, stage_folder
+from .transfer_files import copy_into_private_file, stage_folder
 from .write_gate import GateTicket
 
 __all__ = ["fold_pending_log", "import_json_staged"]
@@ -53,14 +53,13 @@ def backup_before_replace(store: Path, home: Path) -> Path:
 def put_in_place(stage: Path, store: Path, ticket: GateTicket) -> None:
     """The one step that changes the store: a synced, private stage renamed over it,
     refused (StoreChangedError) if someone wrote the store meanwhile."""
-    os.chmod(stage, 0o600)
-    with open(stage, "rb") as handle:
-        os.fsync(handle.fileno())
-    ticket.ensure_unchanged()
-    for suffix in SIDECARS:  # empty after fold_pending_log; a stale one would be replayed
-        store.with_name(store.name + suffix).unlink(missing_ok=True)
-    os.replace(stage, store)
-    fsync_folder(store.parent)
+
+    def last_check() -> None:
+        ticket.ensure_unchanged()
+        for suffix in SIDECARS:  # empty after fold_pending_log; a stale one would be replayed
+            store.with_name(store.name + suffix).unlink(missing_ok=True)
+
+    replace_file(stage, store, mode=PRIVATE_FILE, before_replace=last_check)
     enforce_private_store(store)
 
 

@@ -7,9 +7,8 @@ import re
 from pathlib import Path
 
 from memexplorer.engine.audit import AuditFinding, FindingLocation
+from memexplorer.widgets.node_ref import NodeRef
 from memexplorer.wording import distinct_places
-
-from .node_detail_screen import NodeRef
 
 #: What s sorts by, in turn; each keeps the findings of one store together after it.
 SORTS = ("store", "kind", "agent", "table")

@@ -24,10 +24,10 @@ from memexplorer.engine.audit import AuditFinding, AuditReport, audit_paths
 from memexplorer.engine.backups import BackupRecord, RestoreResult, restore_backup
 from memexplorer.engine.redaction import RedactionResult, redact_findings
 from memexplorer.session_mode import read_only_label, write_action
+from memexplorer.widgets.worker_errors import report_failed_worker
 from memexplorer.wording import counted
 
 from .audit_labels import SORTS, node_ref, same_value, store_labels, trimmed
-from .error_modal import report_failed_worker
 from .operator_actions import UNDO_SECONDS, OperatorActions, operator_home
 from .redact_modal import RedactModal, plan_changes
 
@@ -45,11 +45,7 @@ class AuditScreen(Screen[None]):
     )
     COMMAND_SCOPE = "audit"
     BINDINGS = bindings_for("audit")
-    DEFAULT_CSS = """
-    AuditScreen #status { height: auto; padding: 0 1; background: $boost; }
-    AuditScreen #findings { height: 1fr; }
-    AuditScreen #where { height: auto; padding: 0 1; color: $text-muted; }
-    """
+    CSS_PATH = "audit_screen.tcss"
 
     @dataclass
     class Audited(Message):

@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Header, Static
 from textual.worker import Worker
 
@@ -18,6 +18,7 @@ from memexplorer.app_commands import bindings_for
 from memexplorer.engine.backup_diff import StoreDifference, whole_store_difference
 from memexplorer.engine.backups import BackupRecord, RestoreResult, list_backups, restore_backup
 from memexplorer.session_mode import write_action
+from memexplorer.widgets.worker_errors import report_failed_worker
 from memexplorer.wording import (
     counted,
     restored_summary,
@@ -25,21 +26,14 @@ from memexplorer.wording import (
     whole_store_question,
 )
 
-from .error_modal import report_failed_worker
+from .modal_dialog import DIALOG_CSS, ModalDialog
 
 
-class ConfirmRestore(ModalScreen[bool]):
+class ConfirmRestore(ModalDialog[bool]):
     """Ask before a restore, saying what it will do: saved rows written back, or the
     whole store put back as it was (with what that undoes, computed from the copy)."""
 
-    DEFAULT_CSS = """
-    ConfirmRestore { align: center middle; }
-    ConfirmRestore > Vertical {
-        width: 80; height: auto; border: thick $warning; background: $surface; padding: 1 2;
-    }
-    ConfirmRestore Horizontal { height: 3; margin-top: 1; align-horizontal: right; }
-    ConfirmRestore Button { margin-left: 2; }
-    """
+    CSS_PATH = [DIALOG_CSS, "backups_screen.tcss"]
     BINDINGS = [
         Binding("y", "answer(True)", "Restore", id="restore.yes"),
         Binding("escape,n", "answer(False)", "Cancel", id="restore.no"),
@@ -73,7 +67,7 @@ class ConfirmRestore(ModalScreen[bool]):
                         f"{record.created_at:%Y-%m-%d %H:%M} UTC back into {record.store}?"
                         f"{note}")  # fmt: skip
             yield Static(text, id="what", markup=False)
-            with Horizontal():
+            with Horizontal(id="buttons"):
                 yield Button("Restore (y)", variant="warning", id="yes")
                 yield Button("Cancel (esc)", id="no")
 
@@ -117,10 +111,7 @@ class BackupsScreen(Screen[None]):
     )
     COMMAND_SCOPE = "backups"
     BINDINGS = bindings_for("backups")
-    DEFAULT_CSS = """
-    BackupsScreen #where { height: 1; padding: 0 1; background: $boost; }
-    BackupsScreen #list { height: 1fr; }
-    """
+    CSS_PATH = "backups_screen.tcss"
 
     @dataclass
     class Listed(Message):

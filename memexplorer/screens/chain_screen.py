@@ -25,10 +25,10 @@ from memexplorer.engine.exceptions import InvalidInputError
 from memexplorer.engine.rs_sqlite_browse import RsSqliteBrowser
 from memexplorer.engine.rs_sqlite_chains import rs_agent_chains, rs_fact_chain
 from memexplorer.widgets.chain_timeline import ChainTimeline
+from memexplorer.widgets.node_ref import NodeRef
+from memexplorer.widgets.worker_errors import report_failed_worker
 from memexplorer.wording import counted
 
-from .error_modal import report_failed_worker
-from .node_detail_screen import NodeRef
 from .value_modal import ValueModal
 
 #: Short flags for the list; the timeline says them in words.
@@ -98,11 +98,7 @@ class ChainScreen(Screen[None]):
         "↻ cycle, ⋯ gap in the turns, ▼ lowered confidence, ∅ no current value."
     )
     BINDINGS = bindings_for("chain")
-    DEFAULT_CSS = """
-    ChainScreen #chains { width: 52; height: 1fr; border: round $primary-darken-2; }
-    ChainScreen #chains:focus { border: round $primary; }
-    ChainScreen #chain-title { height: auto; padding: 0 1; background: $boost; }
-    """
+    CSS_PATH = "chain_screen.tcss"
 
     @dataclass
     class Loaded(Message):

@@ -10,7 +10,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Input, Static
 from textual.worker import Worker
 
@@ -24,9 +23,10 @@ from memexplorer.engine.clean import (
 )
 from memexplorer.engine.clean_selection import Selection
 from memexplorer.widgets.sized_rows import fill_sized
+from memexplorer.widgets.worker_errors import report_failed_worker
 from memexplorer.wording import counted
 
-from .error_modal import report_failed_worker
+from .modal_dialog import DIALOG_CSS, ModalDialog
 
 #: The preview lists this many rows; the counts are always complete.
 SAMPLE_ROWS = 12
@@ -34,7 +34,7 @@ COUNT_LABELS = ("table", "what", "count")
 SAMPLE_LABELS = ("table", "id", "label")
 
 
-class CleanModal(ModalScreen[CleanResult | None]):
+class CleanModal(ModalDialog[CleanResult | None]):
     """Preview a clean, then (on confirm) back up and delete exactly that."""
 
     HELP = (
@@ -46,20 +46,7 @@ class CleanModal(ModalScreen[CleanResult | None]):
     )
     COMMAND_SCOPE = "clean"
     BINDINGS = bindings_for("clean")
-    DEFAULT_CSS = """
-    CleanModal { align: center middle; }
-    CleanModal > Vertical {
-        width: 100; height: auto; max-height: 90%; border: thick $error;
-        background: $surface; padding: 0 1;
-    }
-    CleanModal #what { text-style: bold; }
-    CleanModal #pattern { display: none; }
-    CleanModal.sessions #pattern { display: block; }
-    CleanModal #summary { margin: 1 0 0 0; }
-    CleanModal DataTable { height: auto; max-height: 10; margin-top: 1; }
-    CleanModal #buttons { height: 3; margin-top: 1; align-horizontal: right; }
-    CleanModal Button { margin-left: 2; }
-    """
+    CSS_PATH = [DIALOG_CSS, "clean_modal.tcss"]
 
     @dataclass
     class Previewed(Message):

@@ -9,13 +9,14 @@ from rich.console import RenderableType
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from memexplorer.app_commands import bindings_for
 
+from .modal_dialog import DIALOG_CSS, ModalDialog
 
-class ConfirmModal(ModalScreen[bool | None]):
+
+class ConfirmModal(ModalDialog[bool | None]):
     """A question with its details; ``y`` confirms, ``escape`` cancels.
 
     Dismisses with True once the change is made (subclasses that make it
@@ -25,17 +26,7 @@ class ConfirmModal(ModalScreen[bool | None]):
     HELP = "Read what will happen, then **y** (or the button) to go ahead; **escape** cancels."
     COMMAND_SCOPE = "confirm"
     BINDINGS = bindings_for("confirm")
-    DEFAULT_CSS = """
-    ConfirmModal { align: center middle; }
-    ConfirmModal > Vertical {
-        width: 96; height: auto; max-height: 90%; border: thick $warning;
-        background: $surface; padding: 0 1;
-    }
-    ConfirmModal #question { text-style: bold; margin-bottom: 1; }
-    ConfirmModal .detail { margin-bottom: 1; }
-    ConfirmModal #buttons { height: 3; align-horizontal: right; }
-    ConfirmModal Button { margin-left: 2; }
-    """
+    CSS_PATH = [DIALOG_CSS, "confirm_modal.tcss"]
 
     def __init__(
         self, question: str, details: Sequence[RenderableType], confirm_label: str

@@ -32,9 +32,9 @@ from memexplorer.engine.console import (
 from memexplorer.engine.console_run import ConsoleStopped, QueryProcess, runs_in_a_process
 from memexplorer.query_history import CONSOLE_FILE_NAME, HistoryEntry, QueryHistory
 from memexplorer.widgets.history_list import HistoryList
+from memexplorer.widgets.worker_errors import report_failed_worker
 
 from .console_writes import ConsoleWrites
-from .error_modal import report_failed_worker
 from .value_modal import ValueModal
 
 #: One writer of the console's history file at a time in this process.
@@ -62,13 +62,7 @@ class ConsoleScreen(ConsoleWrites):
     #: Typing goes here at once (the screen would focus its first input instead).
     AUTO_FOCUS = "#editor"
     BINDINGS = bindings_for("console")
-    DEFAULT_CSS = """
-    ConsoleScreen #editor { height: 8; border: round $primary-darken-2; }
-    ConsoleScreen #status { height: 1; padding: 0 1; background: $boost; }
-    ConsoleScreen #below { height: 1fr; }
-    ConsoleScreen #results { height: 1fr; width: 1fr; }
-    ConsoleScreen #results Static { color: $text-muted; padding: 1 2; }
-    """
+    CSS_PATH = "console_screen.tcss"
 
     @dataclass
     class Ran(Message):

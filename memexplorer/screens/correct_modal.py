@@ -17,7 +17,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 from textual.worker import Worker
 
@@ -26,8 +25,9 @@ from memexplorer.engine.correct_plan import WRITER_NAMES, CorrectionPlan, Correc
 from memexplorer.engine.correct_read import correction_request, fact_to_correct, plan_correction
 from memexplorer.engine.correct_undo import UndoResult, undo_correction
 from memexplorer.engine.correct_write import CorrectionResult, correct_fact
+from memexplorer.widgets.worker_errors import report_failed_worker
 
-from .error_modal import report_failed_worker
+from .modal_dialog import DIALOG_CSS, ModalDialog
 
 
 def plan_text(plan: CorrectionPlan) -> Text:
@@ -62,7 +62,11 @@ class CorrectOutcome:
     undone: UndoResult | None = None
 
 
-class CorrectModal(ModalScreen[CorrectOutcome | None]):
+#: The fields of the form, in the order a preview records them.
+_FIELDS = ("content", "concept", "confidence")
+
+
+class CorrectModal(ModalDialog[CorrectOutcome | None]):
     """Edit a fact's value, preview the writer's writes, then write them (or not)."""
 
     HELP = (
@@ -75,20 +79,7 @@ class CorrectModal(ModalScreen[CorrectOutcome | None]):
     )
     COMMAND_SCOPE = "correct"
     BINDINGS = bindings_for("correct")
-    DEFAULT_CSS = """
-    CorrectModal { align: center middle; }
-    CorrectModal > Vertical {
-        width: 110; height: 90%; border: thick $warning; background: $surface; padding: 0 1;
-    }
-    CorrectModal #what { text-style: bold; }
-    CorrectModal .field { height: 3; }
-    CorrectModal .field Label { width: 12; padding: 1 0 0 0; }
-    CorrectModal #content { width: 1fr; }
-    CorrectModal #concept { width: 1fr; }
-    CorrectModal #confidence { width: 16; }
-    CorrectModal #summary { margin: 1 0 0 0; }
-    CorrectModal #plan-box { height: 1fr; border: round $primary-darken-2; }
-    """
+    CSS_PATH = [DIALOG_CSS, "correct_modal.tcss"]
 
     @dataclass
     class Loaded(Message):
@@ -100,6 +91,8 @@ class CorrectModal(ModalScreen[CorrectOutcome | None]):
     class Planned(Message):
         request: CorrectionRequest
         plan: CorrectionPlan
+        #: The fields as they were when the preview was asked for.
+        fields: tuple[str, ...]
 
     @dataclass
     class Written(Message):
@@ -115,6 +108,8 @@ class CorrectModal(ModalScreen[CorrectOutcome | None]):
         self.planned: tuple[CorrectionRequest, CorrectionPlan] | None = None
         self.outcome = CorrectOutcome(None)
         self.running = False
+        #: The fields the preview in ``planned`` was worked out from.
+        self.planned_fields: tuple[str, ...] = ()
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
@@ -152,9 +147,13 @@ class CorrectModal(ModalScreen[CorrectOutcome | None]):
         self.query_one("#summary", Static).update(text)
 
     # -- preview ----------------------------------------------------------------------------
+    def _fields(self) -> tuple[str, ...]:
+        return tuple(self.query_one(f"#{n}", Input).value for n in _FIELDS)
+
     @on(Input.Changed)
     def edited(self) -> None:
-        if self.planned is not None and self.outcome.result is None:
+        if (self.planned is not None and self.outcome.result is None
+                and self._fields() != self.planned_fields):  # fmt: skip
             self.planned = None
             self._say("Changed since the preview: enter (or ctrl+o) to preview again.")
 
@@ -165,23 +164,34 @@ class CorrectModal(ModalScreen[CorrectOutcome | None]):
     def action_preview(self) -> None:
         if self.running or self.outcome.result is not None:
             return
-        values = {n: self.query_one(f"#{n}", Input).value for n in ("content", "concept",
-                                                                   "confidence")}  # fmt: skip
+        fields = self._fields()
+        values = dict(zip(_FIELDS, fields, strict=True))
         try:
             confidence = float(values["confidence"])
         except ValueError:
+            confidence = -1.0
+        if not 0.0 <= confidence <= 1.0:  # nan and inf too
             self._say(f"The confidence must be a number in [0, 1], not {values['confidence']!r}.")
             return
+        if not values["content"].strip():
+            self._say("The corrected content is empty: type the fact's right value.")
+            return
         self._say("Working out what the writer would write…")
-        self.make_plan(values["content"], values["concept"], confidence)
+        self.make_plan(values["content"], values["concept"], confidence, fields)
 
     @work(thread=True, exclusive=True, group="correct-plan", exit_on_error=False)
-    def make_plan(self, content: str, concept: str, confidence: float) -> None:
+    def make_plan(
+        self, content: str, concept: str, confidence: float, fields: tuple[str, ...]
+    ) -> None:
         wish = correction_request(self.agent, self.memory_id, content, concept, confidence)
-        self.post_message(self.Planned(wish, plan_correction(self.store, wish)))
+        self.post_message(self.Planned(wish, plan_correction(self.store, wish), fields))
 
     def on_correct_modal_planned(self, message: Planned) -> None:
-        self.planned = (message.request, message.plan)
+        if message.fields != self._fields() or self.outcome.result is not None:
+            # Edited while the preview was worked out: ctrl+s must not write old values.
+            self._say("Changed since the preview: enter (or ctrl+o) to preview again.")
+            return
+        self.planned, self.planned_fields = (message.request, message.plan), message.fields
         plan = message.plan
         self.query_one("#plan", Static).update(plan_text(plan))
         state = "supersedes the old fact" if plan.supersedes_old else "does NOT supersede it"
@@ -192,6 +202,10 @@ class CorrectModal(ModalScreen[CorrectOutcome | None]):
     # -- write, undo, close -----------------------------------------------------------------
     def action_confirm(self) -> None:
         if self.planned is None or self.running or self.outcome.result is not None:
+            return
+        if self._fields() != self.planned_fields:
+            self.planned = None
+            self._say("Changed since the preview: enter (or ctrl+o) to preview again.")
             return
         self.running = True
         self._say("Backing up the store, then writing the correction…")
@@ -243,8 +257,10 @@ class CorrectModal(ModalScreen[CorrectOutcome | None]):
                   f"{message.result.edges_removed} edge(s). escape closes.")  # fmt: skip
 
     def action_cancel(self) -> None:
-        if not self.running:
-            self.dismiss(self.outcome if self.outcome.result is not None else None)
+        if self.running:  # a write cannot be stopped halfway: say so, close after it
+            self.notify("Still writing: escape closes once it is done.", timeout=3)
+            return
+        self.dismiss(self.outcome if self.outcome.result is not None else None)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if report_failed_worker(event):

@@ -24,9 +24,8 @@ from textual.worker import Worker
 from memexplorer.app_commands import bindings_for
 from memexplorer.engine.diff_report import DiffReport, diff_memory
 from memexplorer.engine.memory_diff import TableDiff
-
-from .error_modal import report_failed_worker
-from .node_detail_screen import NodeRef
+from memexplorer.widgets.node_ref import NodeRef
+from memexplorer.widgets.worker_errors import report_failed_worker
 
 _CHAINS = "chains"
 #: Records of each kind (added, removed, changed) shown per table: a table of a
@@ -62,13 +61,7 @@ class DiffScreen(Screen[None]):
         "Nothing is written: both sides are read read-only."
     )
     BINDINGS = bindings_for("diff")
-    DEFAULT_CSS = """
-    DiffScreen #diff-sides { height: auto; padding: 0 1; background: $boost; }
-    DiffScreen #diff-tables { width: 36; height: 1fr; border: round $primary-darken-2; }
-    DiffScreen #diff-tables:focus { border: round $primary; }
-    DiffScreen #diff-records { width: 1fr; height: 1fr; border: round $primary-darken-2; }
-    DiffScreen #diff-records:focus { border: round $primary; }
-    """
+    CSS_PATH = "diff_screen.tcss"
 
     @dataclass
     class Compared(Message):

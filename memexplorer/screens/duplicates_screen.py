@@ -26,11 +26,11 @@ from memexplorer.engine.duplicates import DEFAULT_THRESHOLD
 from memexplorer.engine.duplicates_grouping import DuplicateGroup
 from memexplorer.engine.merge import MergeResult
 from memexplorer.session_mode import write_action
+from memexplorer.widgets.node_ref import NodeRef
 from memexplorer.wording import counted
 
 from .duplicates_search import DuplicatesSearch
 from .merge_choice import MergeChoice
-from .node_detail_screen import NodeRef
 
 _STEP = 0.05
 
@@ -55,12 +55,7 @@ class DuplicatesScreen(DuplicatesSearch):
         "**escape** stops a search that runs (else closes); **r** searches again."
     )
     BINDINGS = bindings_for("duplicates")
-    DEFAULT_CSS = """
-    DuplicatesScreen #dup-title { height: auto; padding: 0 1; background: $boost; }
-    DuplicatesScreen #groups { height: auto; max-height: 40%;
-                               border-bottom: hkey $primary-darken-2; }
-    DuplicatesScreen #facts { height: 1fr; }
-    """
+    CSS_PATH = "duplicates_screen.tcss"
 
     @dataclass
     class Undone(Message):

@@ -21,8 +21,7 @@ from textual.worker import Worker, WorkerState
 
 from memexplorer.engine.duplicates import DuplicatesReport, find_duplicates
 from memexplorer.engine.progress import OperationCancelled, ProgressStep, TaskControl
-
-from .error_modal import report_failed_worker
+from memexplorer.widgets.worker_errors import report_failed_worker
 
 __all__ = ["DuplicatesSearch"]
 

@@ -16,7 +16,6 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
@@ -24,6 +23,8 @@ from memexplorer.engine.catalog import StoreEntry
 from memexplorer.engine.engine_cache import CachedEngine, add_engine
 from memexplorer.engine.exceptions import MemoryError
 from memexplorer.session_mode import served
+
+from .modal_dialog import DIALOG_CSS, ModalDialog
 
 __all__ = ["EngineOfferModal", "engine_offer"]
 
@@ -42,7 +43,7 @@ def engine_offer(entry: StoreEntry) -> tuple[str, str] | None:
     return None
 
 
-class EngineOfferModal(ModalScreen[CachedEngine | None]):
+class EngineOfferModal(ModalDialog[CachedEngine | None]):
     """What a store needs and the command that installs it; dismissed with the
     installed engine (None: closed without installing)."""
 
@@ -51,17 +52,7 @@ class EngineOfferModal(ModalScreen[CachedEngine | None]):
         "**c** copies the command that installs that release, **y** runs it here "
         "(not in a served session), **escape** closes."
     )
-    DEFAULT_CSS = """
-    EngineOfferModal { align: center middle; }
-    EngineOfferModal > Vertical {
-        width: 80%; max-width: 100; height: auto; max-height: 80%;
-        border: thick $warning; background: $surface; padding: 1 2;
-    }
-    EngineOfferModal #title { text-style: bold; color: $warning; margin-bottom: 1; }
-    EngineOfferModal #command { text-style: bold; margin: 1 0; }
-    EngineOfferModal #keys { color: $text-muted; }
-    EngineOfferModal #status { margin-top: 1; height: auto; }
-    """
+    CSS_PATH = [DIALOG_CSS, "engine_offer_modal.tcss"]
     BINDINGS = [
         Binding("escape", "close", "Close", id="offer.close"),
         Binding("c", "copy", "Copy command", id="offer.copy"),

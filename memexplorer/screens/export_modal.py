@@ -11,7 +11,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, RadioSet, Static
 from textual.worker import Worker
 
@@ -21,8 +20,9 @@ from memexplorer.engine.transfer import ExportResult, export_agent_store
 from memexplorer.widgets.marked_radio import MarkedRadioButton
 from memexplorer.widgets.path_suggester import PathSuggester
 from memexplorer.widgets.task_progress import TaskProgress
+from memexplorer.widgets.worker_errors import report_failed_worker
 
-from .error_modal import report_failed_worker
+from .modal_dialog import DIALOG_CSS, ModalDialog
 
 _SUFFIX = {"json": ".json", "raw-db": ".db"}
 
@@ -33,7 +33,7 @@ def default_output(agent: str, fmt: str = "json", today: date | None = None) -> 
     return f"~/memexplorer-exports/{agent}-{day}{_SUFFIX[fmt]}"
 
 
-class ExportModal(ModalScreen[ExportResult | None]):
+class ExportModal(ModalDialog[ExportResult | None]):
     """Choose the format and the file, then export in a worker."""
 
     HELP = (
@@ -48,16 +48,7 @@ class ExportModal(ModalScreen[ExportResult | None]):
     #: Typing goes here at once (the screen would focus its first input instead).
     AUTO_FOCUS = "#output"
     BINDINGS = bindings_for("export")
-    DEFAULT_CSS = """
-    ExportModal { align: center middle; }
-    ExportModal > Vertical {
-        width: 90; height: auto; border: thick $primary; background: $surface; padding: 0 1;
-    }
-    ExportModal RadioSet { layout: horizontal; height: auto; margin: 1 0; }
-    ExportModal #note { color: $text-muted; margin-top: 1; }
-    ExportModal #buttons { height: 3; margin-top: 1; align-horizontal: right; }
-    ExportModal Button { margin-left: 2; }
-    """
+    CSS_PATH = [DIALOG_CSS, "export_modal.tcss"]
 
     @dataclass
     class Exported(Message):

@@ -25,10 +25,9 @@ from memexplorer.engine.browse import StoreBrowser
 from memexplorer.engine.exceptions import MemoryError
 from memexplorer.engine.find import FindGroup, FindHit, FindSkipped, find_page, find_text
 from memexplorer.engine.progress import TaskControl
+from memexplorer.widgets.node_ref import NodeRef
+from memexplorer.widgets.worker_errors import report_failed_worker
 from memexplorer.wording import counted
-
-from .error_modal import report_failed_worker
-from .node_detail_screen import NodeRef
 
 _PLURAL = {"fact": "facts", "episode": "episodes", "experience": "experiences",
            "memory": "memories"}  # fmt: skip
@@ -60,10 +59,7 @@ class FindScreen(Screen[None]):
         "result opens its node; on a group's last row it shows more."
     )
     BINDINGS = bindings_for("find")
-    DEFAULT_CSS = """
-    FindScreen #find-status { height: 1; padding: 0 2; color: $text-muted; }
-    FindScreen #find-results { height: 1fr; }
-    """
+    CSS_PATH = "find_screen.tcss"
 
     @dataclass
     class Found(Message):

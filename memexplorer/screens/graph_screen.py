@@ -18,10 +18,9 @@ from memexplorer.engine.rs_sqlite_browse import RsSqliteBrowser
 from memexplorer.engine.rs_sqlite_neighbourhood import RsNeighbourhoodReader
 from memexplorer.graph_drawing import Box
 from memexplorer.widgets.neighbourhood_graph import NeighbourhoodGraph, table_style
+from memexplorer.widgets.node_ref import NodeRef
+from memexplorer.widgets.worker_errors import report_failed_worker
 from memexplorer.wording import counted
-
-from .error_modal import report_failed_worker
-from .node_detail_screen import NodeRef
 
 
 class GraphScreen(Screen[None]):
@@ -37,9 +36,7 @@ class GraphScreen(Screen[None]):
         "**d** switches depth 1/2; **c** centres the drawing on the selected node."
     )
     BINDINGS = bindings_for("graph")
-    DEFAULT_CSS = """
-    GraphScreen #status { height: 2; padding: 0 1; background: $boost; }
-    """
+    CSS_PATH = "graph_screen.tcss"
 
     @dataclass
     class Loaded(Message):

@@ -5,10 +5,11 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Markdown
 
 from memexplorer.app_commands import commands_for
+
+from .modal_dialog import DIALOG_CSS, ModalDialog
 
 _SCOPE_TITLES = {"app": "Everywhere", "main": "Stores and tables", "node": "A node",
                  "query": "The query box", "graph": "The neighbourhood graph",
@@ -38,15 +39,10 @@ def help_markdown(scopes: list[str], screen_help: str = "") -> str:
     return "\n".join(lines)
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(ModalDialog[None]):
     """The keys of the screen underneath and of the whole app."""
 
-    DEFAULT_CSS = """
-    HelpScreen { align: center middle; }
-    HelpScreen > VerticalScroll {
-        width: 90%; max-width: 110; height: 90%; border: thick $primary; background: $surface;
-    }
-    """
+    CSS_PATH = [DIALOG_CSS, "help_screen.tcss"]
     BINDINGS = [Binding("escape,q,f1,question_mark", "dismiss", "Close", id="help.close")]
 
     def __init__(self, scopes: list[str], screen_help: str = "") -> None:

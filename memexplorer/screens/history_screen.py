@@ -21,10 +21,10 @@ from textual.worker import Worker
 from memexplorer.app_commands import bindings_for
 from memexplorer.engine.snapshots import TimelineEntry, agent_timeline, take_snapshot
 from memexplorer.session_mode import write_action
+from memexplorer.widgets.worker_errors import report_failed_worker
 from memexplorer.wording import counted
 
 from .diff_screen import DiffScreen
-from .error_modal import report_failed_worker
 
 
 class HistoryScreen(Screen[None]):
@@ -38,10 +38,7 @@ class HistoryScreen(Screen[None]):
         "where no agent and no store search looks."
     )
     BINDINGS = bindings_for("history")
-    DEFAULT_CSS = """
-    HistoryScreen #history-title { height: auto; padding: 0 1; background: $boost; }
-    HistoryScreen #history { height: 1fr; }
-    """
+    CSS_PATH = "history_screen.tcss"
 
     @dataclass
     class Listed(Message):

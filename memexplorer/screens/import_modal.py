@@ -10,7 +10,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Input, Static
 from textual.worker import Worker
 
@@ -27,9 +26,10 @@ from memexplorer.engine.transfer import (
 )
 from memexplorer.widgets.path_suggester import PathSuggester
 from memexplorer.widgets.task_progress import TaskProgress
+from memexplorer.widgets.worker_errors import report_failed_worker
 
-from .error_modal import report_failed_worker
 from .import_preview import NODE_TABLES, ImportPreview, read_preview
+from .modal_dialog import DIALOG_CSS, ModalDialog
 
 _NO_FILE = "Type a JSON export's path; enter previews it. Nothing is written until you import."
 
@@ -42,7 +42,7 @@ def _agent_store(agent: str, home: Path | None, beside: Path, sqlite: bool) -> P
     return hierarchical_store_path(agent, home=home, new=True)
 
 
-class ImportModal(ModalScreen[ImportResult | None]):
+class ImportModal(ModalDialog[ImportResult | None]):
     """Name a file, see what it holds and what will change, then import."""
 
     HELP = (
@@ -61,20 +61,7 @@ class ImportModal(ModalScreen[ImportResult | None]):
     #: Typing goes here at once (the screen would focus its first input instead).
     AUTO_FOCUS = "#source"
     BINDINGS = bindings_for("import")
-    DEFAULT_CSS = """
-    ImportModal { align: center middle; }
-    ImportModal > Vertical {
-        width: 96; height: auto; max-height: 90%; border: thick $warning;
-        background: $surface; padding: 0 1;
-    }
-    ImportModal #change { margin-top: 1; }
-    ImportModal #agent-row { height: 3; }
-    ImportModal #agent-label { width: auto; padding: 1 0; }
-    ImportModal #agent { width: 40; }
-    ImportModal DataTable { height: auto; max-height: 12; margin-top: 1; }
-    ImportModal #buttons { height: 3; margin-top: 1; align-horizontal: right; }
-    ImportModal Button { margin-left: 2; }
-    """
+    CSS_PATH = [DIALOG_CSS, "import_modal.tcss"]
 
     @dataclass
     class Previewed(Message):

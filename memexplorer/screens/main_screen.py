@@ -15,12 +15,12 @@ from memexplorer.clipboard import as_json
 from memexplorer.engine.catalog import StoreEntry
 from memexplorer.engine.engine_cache import CachedEngine
 from memexplorer.session_mode import read_only_label
+from memexplorer.widgets.node_ref import NodeRef
 from memexplorer.widgets.node_table import NodeTable, TableSource
 from memexplorer.widgets.stores_tree import StoresTree
 
 from .correct_actions import CorrectRow
 from .engine_offer_modal import EngineOfferModal, engine_offer
-from .node_detail_screen import NodeRef
 from .transfer_actions import TransferActions
 from .value_modal import ValueModal
 from .writing_modal import WritingToggle
@@ -38,11 +38,7 @@ class MainScreen(CorrectRow, TransferActions, WritingToggle):
         "open a row to see the node with its edges."
     )
     BINDINGS = bindings_for("main")
-    DEFAULT_CSS = """
-    MainScreen #stores { width: 40%; min-width: 20; max-width: 60;
-                         border-right: vkey $primary-darken-2; }
-    MainScreen #table { width: 1fr; }
-    """
+    CSS_PATH = "main_screen.tcss"
 
     def __init__(self, root: Path, page_size: int) -> None:
         super().__init__()

@@ -10,7 +10,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Static
 from textual.worker import Worker
 
@@ -18,9 +17,10 @@ from memexplorer.app_commands import bindings_for
 from memexplorer.engine.merge import MergeResult, merge_facts, preview_merge
 from memexplorer.engine.merge_plan import MergePlan
 from memexplorer.widgets.sized_rows import fill_sized
+from memexplorer.widgets.worker_errors import report_failed_worker
 from memexplorer.wording import counted
 
-from .error_modal import report_failed_worker
+from .modal_dialog import DIALOG_CSS, ModalDialog
 
 WRITE_LABELS = ("write", "what", "values")
 
@@ -48,7 +48,7 @@ def plan_rows(plan: MergePlan) -> list[tuple[str, str, str]]:
     return rows
 
 
-class MergeModal(ModalScreen[MergeResult | None]):
+class MergeModal(ModalDialog[MergeResult | None]):
     """Preview a merge, then (on confirm) back up the facts and write it."""
 
     HELP = (
@@ -60,17 +60,7 @@ class MergeModal(ModalScreen[MergeResult | None]):
     )
     COMMAND_SCOPE = "merge"
     BINDINGS = bindings_for("merge")
-    DEFAULT_CSS = """
-    MergeModal { align: center middle; }
-    MergeModal > Vertical {
-        width: 118; max-width: 100%; height: auto; max-height: 90%; border: thick $warning;
-        background: $surface; padding: 0 1;
-    }
-    MergeModal #merge-summary { margin: 1 0 0 0; }
-    MergeModal DataTable { height: auto; max-height: 14; margin-top: 1; }
-    MergeModal #buttons { height: 3; margin-top: 1; align-horizontal: right; }
-    MergeModal Button { margin-left: 2; }
-    """
+    CSS_PATH = [DIALOG_CSS, "merge_modal.tcss"]
 
     @dataclass
     class Planned(Message):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from rich.text import Text
@@ -21,20 +20,12 @@ from memexplorer.clipboard import as_json
 from memexplorer.engine.browse import EdgeInfo, NodeDetail
 from memexplorer.engine.stored_json import decode_stored_json
 from memexplorer.session_mode import write_action
+from memexplorer.widgets.node_ref import NodeRef
+from memexplorer.widgets.worker_errors import report_failed_worker
 
-from .error_modal import report_failed_worker
 from .value_modal import BASE64_NOTE, ValueModal
 
 _CELL = 70
-
-
-@dataclass(frozen=True)
-class NodeRef:
-    """Where a node lives: its store, table and key."""
-
-    store: Path
-    table: str
-    key: str
 
 
 def _cell(value: Any) -> str:
@@ -74,13 +65,7 @@ class NodeDetailScreen(Screen[None]):
         "direction. **enter** on an edge opens the neighbour; **backspace** goes back."
     )
     BINDINGS = bindings_for("node")
-    DEFAULT_CSS = """
-    NodeDetailScreen #title { height: auto; padding: 0 1; background: $boost; }
-    NodeDetailScreen #flags { height: auto; padding: 0 1; color: $warning; }
-    NodeDetailScreen #panes { height: 1fr; }
-    NodeDetailScreen #properties { width: 1fr; border: round $primary-darken-2; }
-    NodeDetailScreen #edges { width: 1fr; border: round $primary-darken-2; }
-    """
+    CSS_PATH = "node_detail_screen.tcss"
 
     @dataclass
     class Loaded(Message):

@@ -22,9 +22,8 @@ from memexplorer.engine.store_home import HOME_MARKERS, home_of_store
 from memexplorer.session_mode import write_action
 from memexplorer.widgets.node_table import NodeTable, TableSource
 from memexplorer.widgets.stores_tree import AgentItem, StoreItem, StoresTree, TableItem
+from memexplorer.widgets.worker_errors import report_failed_worker
 from memexplorer.wording import restored_summary, rows_and_edges, with_article
-
-from .error_modal import report_failed_worker
 
 if TYPE_CHECKING:
     from memexplorer.engine.backups import BackupRecord, RestoreResult

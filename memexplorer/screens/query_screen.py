@@ -35,11 +35,11 @@ from memexplorer.query_history import HistoryEntry, QueryHistory
 from memexplorer.widgets.context_pane import ContextPane
 from memexplorer.widgets.history_list import HistoryList
 from memexplorer.widgets.missed_list import MissedList
+from memexplorer.widgets.node_ref import NodeRef
 from memexplorer.widgets.query_results import QueryResults
+from memexplorer.widgets.worker_errors import report_failed_worker
 from memexplorer.wording import counted
 
-from .error_modal import report_failed_worker
-from .node_detail_screen import NodeRef
 from .query_knobs import QueryKnobs
 from .why_not_screen import WhyNotScreen
 
@@ -75,14 +75,7 @@ class QueryScreen(QueryKnobs, Screen[None]):
         "below work outside it."
     )
     BINDINGS = bindings_for("query")
-    DEFAULT_CSS = """
-    QueryScreen #bar { height: 3; }
-    QueryScreen #query { width: 1fr; }
-    QueryScreen #settings { width: auto; max-width: 45%; padding: 1 1 0 1; color: $text-muted; }
-    QueryScreen #answer { width: 1fr; }
-    QueryScreen QueryResults { height: 3fr; }
-    QueryScreen MissedList { height: 2fr; }
-    """
+    CSS_PATH = "query_screen.tcss"
 
     @dataclass
     class Answered(Message):

@@ -19,11 +19,12 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Static
 
 from memexplorer.app_commands import bindings_for
 from memexplorer.engine.audit import AuditFinding, FindingLocation, iter_locations
+
+from .modal_dialog import DIALOG_CSS, ModalDialog
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,7 @@ def plan_changes(
     ]
 
 
-class RedactModal(ModalScreen[bool]):
+class RedactModal(ModalDialog[bool]):
     """The values a redaction will change; y backs them up and redacts, esc cancels."""
 
     HELP = (
@@ -76,17 +77,7 @@ class RedactModal(ModalScreen[bool]):
     )
     COMMAND_SCOPE = "redact"
     BINDINGS = bindings_for("redact")
-    DEFAULT_CSS = """
-    RedactModal { align: center middle; }
-    RedactModal > Vertical {
-        width: 116; height: auto; max-height: 90%; border: thick $error;
-        background: $surface; padding: 0 1;
-    }
-    RedactModal #summary { margin: 1 0 0 0; }
-    RedactModal DataTable { height: auto; max-height: 16; margin-top: 1; }
-    RedactModal #buttons { height: 3; margin-top: 1; align-horizontal: right; }
-    RedactModal Button { margin-left: 2; }
-    """
+    CSS_PATH = [DIALOG_CSS, "redact_modal.tcss"]
 
     def __init__(self, changes: list[PlannedChange], labels: dict[str, str]) -> None:
         """``labels`` names each store as the audit screen does (by its path)."""

@@ -10,10 +10,11 @@ from rich.syntax import Syntax
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from memexplorer.engine.stored_json import decode_stored_json
+
+from .modal_dialog import DIALOG_CSS, ModalDialog
 
 #: The modal's note on a value it shows decoded.
 BASE64_NOTE = "stored as base64"
@@ -38,16 +39,11 @@ def pretty_value(value: Any) -> tuple[str, bool]:
     return "NULL" if value is None else str(value), False
 
 
-class ValueModal(ModalScreen[None]):
+class ValueModal(ModalDialog[None]):
     """One value in full; ``c`` copies it."""
 
     HELP = "The whole value. **c** copies it, **escape** closes."
-    DEFAULT_CSS = """
-    ValueModal { align: center middle; }
-    ValueModal > VerticalScroll {
-        width: 90%; height: 80%; border: thick $primary; background: $surface; padding: 0 1;
-    }
-    """
+    CSS_PATH = [DIALOG_CSS, "value_modal.tcss"]
     BINDINGS = [
         Binding("escape,q,v", "dismiss", "Close", id="value.close"),
         Binding("c", "copy", "Copy", id="value.copy"),

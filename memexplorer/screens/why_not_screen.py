@@ -6,11 +6,12 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from memexplorer.engine.knowledge import KnowledgeNode
 from memexplorer.engine.retrieval_explain import Step
+
+from .modal_dialog import DIALOG_CSS, ModalDialog
 
 
 def steps_text(profile: str, fact: KnowledgeNode, steps: list[Step], kept: bool) -> Text:
@@ -29,17 +30,11 @@ def steps_text(profile: str, fact: KnowledgeNode, steps: list[Step], kept: bool)
     return text
 
 
-class WhyNotScreen(ModalScreen[None]):
+class WhyNotScreen(ModalDialog[None]):
     """The steps of the profile, applied to one fact; escape closes."""
 
     HELP = "Every step of the agent's retrieval, applied to this fact. **escape** closes."
-    DEFAULT_CSS = """
-    WhyNotScreen { align: center middle; }
-    WhyNotScreen > VerticalScroll {
-        width: 90%; height: auto; max-height: 80%; border: thick $primary;
-        background: $surface; padding: 0 1;
-    }
-    """
+    CSS_PATH = [DIALOG_CSS, "why_not_screen.tcss"]
     BINDINGS = [Binding("escape,q,w", "dismiss", "Close", id="why.close")]
 
     def __init__(self, profile: str, fact: KnowledgeNode, steps: list[Step], kept: bool) -> None:

@@ -27,9 +27,9 @@ from memexplorer.engine.exceptions import StoreUpgradeRequired
 from memexplorer.engine.store_backup import write_closed_store_backup
 from memexplorer.engine.write_gate import write_gate
 from memexplorer.session_mode import write_action
+from memexplorer.widgets.worker_errors import report_failed_worker
 
 from .confirm_modal import ConfirmModal
-from .error_modal import report_failed_worker
 from .operator_actions import operator_home
 
 

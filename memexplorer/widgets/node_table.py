@@ -20,7 +20,7 @@ from textual_fastdatatable import DataTable
 
 from memexplorer.engine.browse import Page, PageQuery, StoreBrowser, TableInfo
 from memexplorer.engine.stored_json import stored_json_text
-from memexplorer.screens.error_modal import report_failed_worker
+from memexplorer.widgets.worker_errors import report_failed_worker
 
 #: Cells show at most this many characters; ``v`` opens the whole value.
 MIN_CELL_WIDTH = 10

@@ -17,7 +17,7 @@ from memexplorer.engine.browse import TableInfo
 from memexplorer.engine.catalog import StoreEntry, list_stores
 from memexplorer.engine.graph_store import QueryError
 from memexplorer.engine.rs_sqlite_schema import EDGE_TABLE_NAMES
-from memexplorer.screens.error_modal import report_failed_worker
+from memexplorer.widgets.worker_errors import report_failed_worker
 from memexplorer.wording import counted, distinct_places
 
 _KIND_STYLE = {"hierarchical": "cyan", "cognitive": "magenta", "experience": "yellow",

@@ -19,9 +19,10 @@ from memexplorer.engine.security import find_secrets
 from memexplorer.screens.audit_labels import node_ref, same_value, store_labels, trimmed
 from memexplorer.screens.audit_screen import AuditScreen
 from memexplorer.screens.main_screen import MainScreen
-from memexplorer.screens.node_detail_screen import NodeDetailScreen, NodeRef
+from memexplorer.screens.node_detail_screen import NodeDetailScreen
 from memexplorer.screens.operator_actions import operator_home
 from memexplorer.screens.redact_modal import RedactModal
+from memexplorer.widgets.node_ref import NodeRef
 
 Rows = dict[tuple[str, str], dict[str, object]]
 

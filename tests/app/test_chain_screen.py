@@ -15,9 +15,10 @@ from memexplorer.screens.chain_screen import ChainScreen
 from memexplorer.screens.error_modal import ErrorModal
 from memexplorer.screens.help_screen import HelpScreen
 from memexplorer.screens.main_screen import MainScreen
-from memexplorer.screens.node_detail_screen import NodeDetailScreen, NodeRef
+from memexplorer.screens.node_detail_screen import NodeDetailScreen
 from memexplorer.screens.value_modal import ValueModal
 from memexplorer.widgets.chain_timeline import ChainTimeline
+from memexplorer.widgets.node_ref import NodeRef
 from memexplorer.widgets.stores_tree import AgentItem, StoresTree
 
 OPS_CONCEPTS = ["aws monthly-bill", "checkout-api replicas", "payments-db storage",

@@ -14,8 +14,9 @@ from memexplorer.app_commands import commands_for
 from memexplorer.engine.exceptions import InvalidInputError
 from memexplorer.screens.graph_screen import GraphScreen
 from memexplorer.screens.help_screen import HelpScreen
-from memexplorer.screens.node_detail_screen import NodeDetailScreen, NodeRef
+from memexplorer.screens.node_detail_screen import NodeDetailScreen
 from memexplorer.widgets.neighbourhood_graph import NeighbourhoodGraph
+from memexplorer.widgets.node_ref import NodeRef
 
 
 @pytest.fixture

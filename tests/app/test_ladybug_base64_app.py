@@ -16,8 +16,9 @@ from store_helpers import checksums
 from textual.widgets import DataTable
 
 from memexplorer.app import create_app
-from memexplorer.screens.node_detail_screen import NodeDetailScreen, NodeRef
+from memexplorer.screens.node_detail_screen import NodeDetailScreen
 from memexplorer.screens.value_modal import ValueModal
+from memexplorer.widgets.node_ref import NodeRef
 from memexplorer.widgets.node_table import NodeTable
 from memexplorer.widgets.stores_tree import StoresTree, TableItem
 

@@ -18,7 +18,8 @@ from memexplorer.engine.cognitive_memory import CognitiveMemory
 from memexplorer.engine.connector import MemoryConnector
 from memexplorer.engine.demo import write_demo_home
 from memexplorer.engine.flat_memory import SqliteFlatStore
-from memexplorer.engine.inspection import open_sqlite_readonly, summarize_store
+from memexplorer.engine.inspection import summarize_store
+from memexplorer.engine.sqlite_readonly import open_sqlite_readonly
 from memexplorer.engine.stores import find_stores
 
 COGNITIVE = "cognitive_memory/ops-agent/cognitive_db"

@@ -1,0 +1,29 @@
+"""The base of every dialog: one bordered panel, centred over the screen below.
+
+What the dialogs share (the panel on the surface colour, the row of buttons on
+the right) is styled once, in ``modal_dialog.tcss``; a dialog's own ``.tcss``
+names only what differs (its width, the border's colour for a warning or a
+destructive action). A dialog lists both files, the shared one first::
+
+    CSS_PATH = [DIALOG_CSS, "error_modal.tcss"]
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TypeVar
+
+from textual.screen import ModalScreen
+
+__all__ = ["DIALOG_CSS", "ModalDialog"]
+
+#: The shared stylesheet; listed first, so a dialog's own rules win over it.
+DIALOG_CSS = Path(__file__).with_name("modal_dialog.tcss")
+
+ResultType = TypeVar("ResultType")
+
+
+class ModalDialog(ModalScreen[ResultType]):
+    """A modal screen whose first child (a Vertical or VerticalScroll) is its panel."""
+
+    CSS_PATH = DIALOG_CSS
