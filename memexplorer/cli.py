@@ -18,7 +18,14 @@ from collections.abc import Sequence
 
 from memexplorer import __version__
 from memexplorer.commands import register_all
-from memexplorer.commands.common import EXIT_FAILED, EXIT_LOCKED, EXIT_OK, EXIT_PIPE, EXIT_USAGE
+from memexplorer.commands.common import (
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    EXIT_LOCKED,
+    EXIT_OK,
+    EXIT_PIPE,
+    EXIT_USAGE,
+)
 from memexplorer.commands.open_app import run_app
 from memexplorer.engine.exceptions import (
     AgentNameError,
@@ -105,6 +112,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return code
     except BrokenPipeError:
         return _reader_went_away()
+    except KeyboardInterrupt:
+        # The operator's stop: one line instead of a traceback, and the shell's code.
+        print(f"stopped (ctrl+c): memexplorer {args.command} did not finish", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except (StoreLockedError, StoreBusyError) as exc:
         _print_error(exc)
         return EXIT_LOCKED

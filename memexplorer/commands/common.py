@@ -19,6 +19,8 @@ if TYPE_CHECKING:
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_LOCKED = 0, 1, 2, 3
 #: 128 + SIGPIPE: what a shell reports for a program whose reader closed the pipe.
 EXIT_PIPE = 141
+#: 128 + SIGINT: what a shell reports for a program stopped with ctrl+c.
+EXIT_INTERRUPTED = 130
 
 
 def default_home() -> Path:

@@ -10,16 +10,21 @@ from typing import TYPE_CHECKING
 
 from memexplorer.wording import counted
 
-from .common import EXIT_OK, EXIT_USAGE, output_console, print_json, progress, undo_command
+from .common import (
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_USAGE,
+    output_console,
+    print_json,
+    progress,
+    undo_command,
+)
 from .confirm import ask
 
 if TYPE_CHECKING:
     from memexplorer.engine.duplicates import DuplicatesReport
     from memexplorer.engine.merge_plan import MergePlan
     from memexplorer.engine.progress import ProgressStep
-
-#: The exit code of a search stopped with ctrl+c (128 + SIGINT, as shells report it).
-EXIT_INTERRUPTED = 130
 
 MERGE_DESCRIPTION = """\
 Merge duplicate facts the agent's way: KEEP_ID supersedes each OTHER_ID as the

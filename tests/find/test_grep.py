@@ -145,3 +145,22 @@ def test_a_store_failing_mid_search_costs_only_its_results(reference_stores: Pat
     assert any("ops-agent" in str(g.store) for g in groups)
     with pytest.raises(InvalidInputError):  # without a list to say it in, it is raised
         list(find_text(reference_stores / HOME, "replicas"))
+
+
+def test_ctrl_c_stops_grep_with_one_line_and_the_shells_code(
+    reference_stores: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    real = engine_find.find_text
+
+    def stopped_after_one_group(*args, **kwargs):
+        for group in real(*args, **kwargs):
+            yield group
+            raise KeyboardInterrupt  # the operator's ctrl+c, while the next store is read
+
+    monkeypatch.setattr(engine_find, "find_text", stopped_after_one_group)
+    code = main(["grep", "checkout", str(reference_stores / HOME)])
+    out, err = capsys.readouterr()
+    assert code == 130
+    assert err == "stopped (ctrl+c): memexplorer grep did not finish\n"
+    assert "Traceback" not in out + err
+    assert out.count(" in ") >= 1  # the group found before the stop was printed
