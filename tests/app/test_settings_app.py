@@ -10,6 +10,7 @@ from conftest import SIZE, settle
 
 from memexplorer import cli
 from memexplorer.app import MemExplorerApp, create_app
+from memexplorer.commands import open_app
 from memexplorer.config import Config, load_config
 from memexplorer.screens.error_modal import ErrorModal
 from memexplorer.screens.help_screen import HelpScreen
@@ -157,7 +158,7 @@ def test_cli_prints_problems_to_stderr(_no_user_settings, monkeypatch, capsys, t
     _write(_no_user_settings, 'page_size = "big"\ntheme = "nord"\n')
     opened: list[MemExplorerApp] = []
     monkeypatch.setattr(MemExplorerApp, "run", lambda self: opened.append(self))
-    monkeypatch.setattr(cli, "_has_screen", lambda: True)  # pytest holds no terminal
+    monkeypatch.setattr(open_app, "has_screen", lambda: True)  # pytest holds no terminal
     assert cli.main([str(tmp_path)]) == 0
     err = capsys.readouterr().err
     assert "warning: " in err and 'page_size must be an integer from 10 to 5000, not "big"' in err

@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from memexplorer.engine import transfer_import
+from memexplorer.engine import atomic_files
 from memexplorer.engine.graphdb import KuzuStore
 from memexplorer.engine.transfer import import_agent_store
 
@@ -73,7 +73,7 @@ def test_the_new_store_is_private_at_the_moment_it_is_renamed_in(
             modes.append(stat.S_IMODE(os.stat(source).st_mode))
         return real_replace(source, target, **kwargs)
 
-    monkeypatch.setattr(transfer_import.os, "replace", replace)
+    monkeypatch.setattr(atomic_files.os, "replace", replace)
     import_agent_store("ops-agent", reference_stores / EXPORT, storage_path=store)
     assert modes == [0o600]
 
