@@ -57,7 +57,7 @@ def test_query_plain_output_and_max_nodes(reference_stores, capsys):
     assert main([*args, "--profile", "ranked"]) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[0] == "profile: ranked"
-    assert "3 node(s)" in out.splitlines()[1]
+    assert "3 nodes" in out.splitlines()[1]
     assert "why: keyword match: aws, bill" in out
     assert "chain 3/3, current" in out and BILL[-1] in out  # positions among the nodes shown
 
@@ -147,7 +147,7 @@ def test_chain_plain_output_of_an_entity(reference_stores, capsys):
     store = reference_stores / "home/.amplihack/hierarchical_memory/support-bot"
     assert main(["chain", "support-bot", "--entity", "Acme Corp", "--store", str(store)]) == 0
     out = capsys.readouterr().out
-    assert "[Acme Corp seats] 4 fact(s), oldest first (6 chain edge(s)" in out
+    assert "[Acme Corp seats] 4 facts, oldest first (6 chain edges" in out
     lines = [line for line in out.splitlines() if line.strip().startswith(("1.", "2.", "3.", "4."))]
     assert [line.split()[2:5] for line in lines][1:] == [
         ["50", "->", "75"], ["75", "->", "120"], ["120", "->", "200"],

@@ -28,7 +28,7 @@ def test_correct_a_fact_on_the_demo_home(terminal: Terminal) -> None:  # noqa: F
     t.wait_for("Correct a fact", "Edit the content")
     t.type("checkout-api runs 10 replicas in production")
     t.keys("Enter")
-    t.wait_for("Will write 1 fact and 7 edge(s) and change 2 propert(ies)",
+    t.wait_for("Will write 1 fact and 7 edges and change 2 properties",
                "memexplorer's HierarchicalMemory", "SUPERSEDES the old fact")  # fmt: skip
     t.keys("C-s")
     t.wait_for("Written: ", "undoes it, escape closes")

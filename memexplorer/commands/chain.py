@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memexplorer.terminal_text import terminal_safe
+from memexplorer.wording import counted
 
 from .common import EXIT_OK, print_json
 
@@ -23,8 +24,8 @@ def _step_value(step: ChainStep) -> str:
 def _print_chain(chain: TemporalChain) -> None:
     concept = chain.steps[0].concept if chain.steps else ""
     print(
-        terminal_safe(f"[{concept}] {len(chain.steps)} fact(s), oldest first ")
-        + f"({chain.stored_edges} chain edge(s) stored among them)"
+        terminal_safe(f"[{concept}] {counted(len(chain.steps), 'fact')}, oldest first ")
+        + f"({counted(chain.stored_edges, 'chain edge')} stored among them)"
     )
     width = max((len(_step_value(step)) for step in chain.steps), default=0)
     for step in chain.steps:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memexplorer.terminal_text import terminal_safe
+from memexplorer.wording import counted
 
 from .common import EXIT_OK, EXIT_USAGE, print_json, progress
 from .confirm import ask
@@ -73,9 +74,10 @@ def _undo(args: argparse.Namespace) -> int:
     if args.json:
         print_json(result.to_dict())
     else:
-        print(terminal_safe(f"removed fact {result.node_id} and {result.edges_removed} edge(s); "
-                            f"restored {result.properties_restored} propert(ies) in "
-                            f"{result.store}"))  # fmt: skip
+        edges = counted(result.edges_removed, "edge")
+        restored = counted(result.properties_restored, "property", "properties")
+        print(terminal_safe(f"removed fact {result.node_id} and {edges}; "
+                            f"restored {restored} in {result.store}"))  # fmt: skip
     return EXIT_OK
 
 
@@ -123,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
                     "backup": str(result.backup.path),
                     "undo": undo_line(result.backup.path)})  # fmt: skip
     else:
-        print(f"stored {plan.node_id} with {len(plan.edges)} edge(s); "
+        print(f"stored {plan.node_id} with {counted(len(plan.edges), 'edge')}; "
               f"backup: {result.backup.path}")  # fmt: skip
         print(f"undo with: {undo_line(result.backup.path)}")
     return EXIT_OK

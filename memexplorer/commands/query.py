@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memexplorer.terminal_text import terminal_safe
+from memexplorer.wording import counted
 
 from .common import EXIT_OK, print_json
 
@@ -58,7 +59,8 @@ def _edge_dict(edge: KnowledgeEdge) -> dict[str, Any]:
 
 
 def _print_subgraph(agent: str, store: str, subgraph: KnowledgeSubgraph) -> None:
-    print(f"{agent} in {store}: {len(subgraph.nodes)} node(s), {len(subgraph.edges)} edge(s)")
+    nodes, edges = counted(len(subgraph.nodes), "node"), counted(len(subgraph.edges), "edge")
+    print(f"{agent} in {store}: {nodes}, {edges}")
     print(f"query: {subgraph.query}")
     for number, node in enumerate(subgraph.nodes, 1):
         print()

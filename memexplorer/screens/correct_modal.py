@@ -26,6 +26,7 @@ from memexplorer.engine.correct_read import correction_request, fact_to_correct,
 from memexplorer.engine.correct_undo import UndoResult, undo_correction
 from memexplorer.engine.correct_write import CorrectionResult, correct_fact
 from memexplorer.widgets.worker_errors import report_failed_worker
+from memexplorer.wording import counted
 
 from .modal_dialog import DIALOG_CSS, ModalDialog
 
@@ -195,8 +196,9 @@ class CorrectModal(ModalDialog[CorrectOutcome | None]):
         plan = message.plan
         self.query_one("#plan", Static).update(plan_text(plan))
         state = "supersedes the old fact" if plan.supersedes_old else "does NOT supersede it"
-        self._say(f"Will write 1 fact and {len(plan.edges)} edge(s) and change "
-                  f"{len(plan.changes)} propert(ies); the correction {state}. "
+        self._say(f"Will write 1 fact and {counted(len(plan.edges), 'edge')} and change "
+                  f"{counted(len(plan.changes), 'property', 'properties')}; the correction "
+                  f"{state}. "
                   "ctrl+s writes it (after a backup of the store).")  # fmt: skip
 
     # -- write, undo, close -----------------------------------------------------------------
@@ -254,7 +256,7 @@ class CorrectModal(ModalDialog[CorrectOutcome | None]):
         self._own_write()
         self.outcome.undone = message.result
         self._say(f"Undone: removed {message.result.node_id} and "
-                  f"{message.result.edges_removed} edge(s). escape closes.")  # fmt: skip
+                  f"{counted(message.result.edges_removed, 'edge')}. escape closes.")  # fmt: skip
 
     def action_cancel(self) -> None:
         if self.running:  # a write cannot be stopped halfway: say so, close after it
