@@ -18,7 +18,10 @@ from .planted import AGENT, build_graph_store, dump
 
 CHILD = textwrap.dedent(
     """
-    import random, sys
+    import random, signal, sys
+    # A shell starts background jobs with SIGINT ignored, and a child inherits that (a
+    # CI runner's jobs among them): have ctrl+c as a person at a terminal has it.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     from memexplorer.cli import main
     from memexplorer.engine import duplicates
     from memexplorer.engine.duplicates_grouping import DuplicateFact
