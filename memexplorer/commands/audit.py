@@ -31,7 +31,7 @@ from .common import (
     undo_command,
     warn,
 )
-from .confirm import ask
+from .confirm import refusal
 
 if TYPE_CHECKING:
     from memexplorer.engine.audit import AuditFinding, AuditReport
@@ -101,22 +101,12 @@ def _confirmed(args: argparse.Namespace, findings: list[AuditFinding], home: Pat
         return None
     values = len({(f.store, f.table, f.id, f.column) for f in findings})
     stores = len({f.store for f in findings})
-    answer = ask(
+    question = (
         f"Replace {len(findings):,} secret(s) in {values:,} value(s) of {stores} "
         f"store(s) with [REDACTED]? The rows are backed up under {home / 'backups'} first; "
         "each graph store is then rewritten into a fresh file, so the old bytes leave it."
     )
-    if answer is None:
-        print(
-            "error: refusing to redact without --yes: stdin is not a terminal, so nobody "
-            "can confirm (nothing was changed)",
-            file=sys.stderr,
-        )
-        return EXIT_USAGE
-    if not answer:
-        print("nothing was changed", file=sys.stderr)
-        return EXIT_OK
-    return None
+    return refusal(question, "redact")
 
 
 def run(args: argparse.Namespace) -> int:

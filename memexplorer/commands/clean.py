@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memexplorer.wording import counted
 
-from .common import EXIT_OK, EXIT_USAGE, output_console, print_json, progress, undo_command, warn
-from .confirm import ask
+from .common import EXIT_OK, output_console, print_json, progress, undo_command, warn
+from .confirm import refusal
 
 if TYPE_CHECKING:
     from memexplorer.engine.clean import CleanPreview, CleanTarget
@@ -130,17 +129,9 @@ def _preview_and_clean(args: argparse.Namespace, target: CleanTarget, selection:
             f"Delete {counted(preview.rows, 'row')} and {counted(preview.edge_count, 'edge')} "
             f"from {preview.store}?"
         )
-        answer = ask(question)
-        if answer is None:
-            print(
-                "error: refusing to delete without --yes: stdin is not a terminal, so nobody "
-                "can confirm (nothing was changed)",
-                file=sys.stderr,
-            )
-            return EXIT_USAGE
-        if not answer:
-            print("nothing was changed", file=sys.stderr)
-            return EXIT_OK
+        stop = refusal(question, "delete")
+        if stop is not None:
+            return stop
     # The backup belongs to the store's own home, wherever the command was started.
     home = amplihack_home(args.home) if args.home else home_of_store(Path(preview.store))
     with progress("Backing up and deleting"):

@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import argparse
 import shlex
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memexplorer.terminal_text import terminal_safe
 from memexplorer.wording import counted
 
-from .common import EXIT_OK, EXIT_USAGE, print_json, progress
-from .confirm import ask
+from .common import EXIT_OK, print_json, progress
+from .confirm import refusal
 
 if TYPE_CHECKING:
     from memexplorer.engine.correct_plan import CorrectionPlan
@@ -109,14 +108,9 @@ def run(args: argparse.Namespace) -> int:
     if not args.json:
         print_plan(plan)
     if not args.yes:
-        answer = ask(f"Write this correction to {plan.store}?")
-        if answer is None:
-            print("error: refusing to write without --yes: stdin is not a terminal, so nobody "
-                  "can confirm (nothing was changed)", file=sys.stderr)  # fmt: skip
-            return EXIT_USAGE
-        if not answer:
-            print("nothing was changed", file=sys.stderr)
-            return EXIT_OK
+        stop = refusal(f"Write this correction to {plan.store}?", "write")
+        if stop is not None:
+            return stop
     home = (amplihack_home(args.home) if args.home else home_of_store(store)).absolute()
     with progress("Backing up and writing the correction"):
         result = correct_fact(plan, wish, home=home)

@@ -13,13 +13,12 @@ from memexplorer.wording import counted
 from .common import (
     EXIT_INTERRUPTED,
     EXIT_OK,
-    EXIT_USAGE,
     output_console,
     print_json,
     progress,
     undo_command,
 )
-from .confirm import ask
+from .confirm import refusal
 
 if TYPE_CHECKING:
     from memexplorer.engine.duplicates import DuplicatesReport
@@ -137,14 +136,10 @@ def run_merge(args: argparse.Namespace) -> int:
     if not args.json:
         _print_plan(plan)
     if not args.yes:
-        answer = ask(f"Merge {counted(len(plan.others), 'fact')} into {plan.keep.memory_id}?")
-        if answer is None:
-            print("error: refusing to merge without --yes: stdin is not a terminal, so nobody "
-                  "can confirm (nothing was changed)", file=sys.stderr)  # fmt: skip
-            return EXIT_USAGE
-        if not answer:
-            print("nothing was changed", file=sys.stderr)
-            return EXIT_OK
+        question = f"Merge {counted(len(plan.others), 'fact')} into {plan.keep.memory_id}?"
+        stop = refusal(question, "merge")
+        if stop is not None:
+            return stop
     home = amplihack_home(args.home) if args.home else home_of_store(Path(plan.store))
     with progress("Backing up and merging"):
         result = merge_facts(plan, home=home)

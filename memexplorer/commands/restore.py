@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import TYPE_CHECKING
 
 from memexplorer.wording import counted, rows_and_edges, whole_store_question
 
-from .common import EXIT_OK, EXIT_USAGE, print_json, progress
-from .confirm import ask
+from .common import EXIT_OK, print_json, progress
+from .confirm import refusal
 
 if TYPE_CHECKING:
     from memexplorer.engine.backups import BackupRecord
@@ -41,17 +40,9 @@ def run(args: argparse.Namespace) -> int:
 
     record, _ = read_backup(args.backup)
     if not args.yes:
-        answer = ask(_question(record))
-        if answer is None:
-            print(
-                "error: refusing to restore without --yes: stdin is not a terminal, so nobody "
-                "can confirm (nothing was changed)",
-                file=sys.stderr,
-            )
-            return EXIT_USAGE
-        if not answer:
-            print("nothing was changed", file=sys.stderr)
-            return EXIT_OK
+        stop = refusal(_question(record), "restore")
+        if stop is not None:
+            return stop
     with progress("Restoring"):
         result = restore_backup(args.backup)
     if args.json:

@@ -91,7 +91,7 @@ def test_restore_asks_with_what_a_whole_store_copy_undoes(reference_stores, monk
     """The CLI's confirm of a console-write backup said 'Write 0 saved rows … back';
     it now says the whole store goes back, when it was copied and what that undoes."""
     from memexplorer.cli import main
-    from memexplorer.commands import restore as restore_command
+    from memexplorer.commands import confirm
 
     store = reference_stores / GRAPH
     browser = open_browser(store, writable=True)
@@ -102,7 +102,7 @@ def test_restore_asks_with_what_a_whole_store_copy_undoes(reference_stores, monk
     finally:
         browser.close()
     asked: list[str] = []
-    monkeypatch.setattr(restore_command, "ask", lambda question: asked.append(question) or False)
+    monkeypatch.setattr(confirm, "ask", lambda question: asked.append(question) or False)
     assert main(["restore", str(record.path)]) == 0
     assert asked[0].startswith(f"Put back the WHOLE of {store} as it was at ")
     assert f"{record.created_at:%Y-%m-%d %H:%M:%S} UTC" in asked[0]
