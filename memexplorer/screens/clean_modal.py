@@ -169,14 +169,6 @@ class CleanModal(ModalDialog[CleanResult | None]):
         if not self.running:  # the deletion is one transaction: it finishes or rolls back
             self.dismiss(None)
 
-    @on(Button.Pressed, "#confirm")
-    def confirm_pressed(self) -> None:
-        self.action_confirm()
-
-    @on(Button.Pressed, "#cancel")
-    def cancel_pressed(self) -> None:
-        self.action_cancel()
-
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if not report_failed_worker(event):
             return

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.console import RenderableType
-from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Static
@@ -48,11 +47,9 @@ class ConfirmModal(ModalDialog[bool | None]):
     def on_mount(self) -> None:
         self.query_one("#cancel", Button).focus()
 
-    @on(Button.Pressed, "#confirm")
     def action_confirm(self) -> None:
         self.confirmed()
 
-    @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:
         self.dismiss(None)
 

@@ -96,10 +96,6 @@ class ExportModal(ModalDialog[ExportResult | None]):
     def start_pressed(self) -> None:
         self.action_start()
 
-    @on(Button.Pressed, "#cancel")
-    def cancel_pressed(self) -> None:
-        self.action_cancel()
-
     @property
     def running(self) -> bool:
         return self.control is not None

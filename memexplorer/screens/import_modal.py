@@ -251,14 +251,6 @@ class ImportModal(ModalDialog[ImportResult | None]):
     def on_import_modal_imported(self, message: Imported) -> None:
         self.dismiss(message.result)
 
-    @on(Button.Pressed, "#confirm")
-    def confirm_pressed(self) -> None:
-        self.action_confirm()
-
-    @on(Button.Pressed, "#cancel")
-    def cancel_pressed(self) -> None:
-        self.action_cancel()
-
     def action_cancel(self) -> None:
         if self.control is None:
             self.dismiss(None)

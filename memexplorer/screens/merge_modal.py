@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from textual import on, work
+from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
@@ -132,14 +132,6 @@ class MergeModal(ModalDialog[MergeResult | None]):
     def action_cancel(self) -> None:
         if not self.running:  # the write is one transaction: it finishes or rolls back
             self.dismiss(None)
-
-    @on(Button.Pressed, "#confirm")
-    def confirm_pressed(self) -> None:
-        self.action_confirm()
-
-    @on(Button.Pressed, "#cancel")
-    def cancel_pressed(self) -> None:
-        self.action_cancel()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if not report_failed_worker(event):

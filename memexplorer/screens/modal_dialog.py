@@ -13,7 +13,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TypeVar
 
+from textual import on
 from textual.screen import ModalScreen
+from textual.widgets import Button
 
 __all__ = ["DIALOG_CSS", "ModalDialog"]
 
@@ -27,3 +29,18 @@ class ModalDialog(ModalScreen[ResultType]):
     """A modal screen whose first child (a Vertical or VerticalScroll) is its panel."""
 
     CSS_PATH = DIALOG_CSS
+
+    def action_confirm(self) -> None:
+        """What the dialog's #confirm button (and its key) does; dialogs that ask override it."""
+
+    def action_cancel(self) -> None:
+        """Close without an answer; a dialog that is writing overrides it to wait."""
+        self.dismiss(None)
+
+    @on(Button.Pressed, "#confirm")
+    def _confirm_pressed(self) -> None:
+        self.action_confirm()
+
+    @on(Button.Pressed, "#cancel")
+    def _cancel_pressed(self) -> None:
+        self.action_cancel()

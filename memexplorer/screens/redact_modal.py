@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rich.text import Text
-from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, DataTable, Static
@@ -132,11 +131,3 @@ class RedactModal(ModalDialog[bool]):
 
     def action_cancel(self) -> None:
         self.dismiss(False)
-
-    @on(Button.Pressed, "#confirm")
-    def confirm_pressed(self) -> None:
-        self.action_confirm()
-
-    @on(Button.Pressed, "#cancel")
-    def cancel_pressed(self) -> None:
-        self.action_cancel()
