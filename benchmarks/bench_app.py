@@ -19,15 +19,15 @@ from pathlib import Path
 
 from bench_hierarchical import AGENT, make_export
 
-from memexplorer.engine.hierarchical_memory import HierarchicalMemory
+from memexplorer.memory.hierarchical_memory import HierarchicalMemory
 
 CHILD = r"""
 import asyncio, json, resource, sys, time
 started = float(sys.argv[2])
 from textual.widgets import Input
-from memexplorer.app import create_app
-from memexplorer.widgets.node_table import NodeTable
-from memexplorer.widgets.stores_tree import AgentItem, StoresTree
+from memexplorer.app.explorer_app import create_app
+from memexplorer.app.widgets.node_table import NodeTable
+from memexplorer.app.widgets.stores_tree import AgentItem, StoresTree
 
 async def until(pilot, ready, limit=60.0):
     deadline = time.perf_counter() + limit

@@ -17,8 +17,8 @@ from pathlib import Path
 
 from bench_hierarchical import AGENT, make_export
 
-from memexplorer.engine.audit import audit_paths
-from memexplorer.engine.hierarchical_memory import HierarchicalMemory
+from memexplorer.memory.hierarchical_memory import HierarchicalMemory
+from memexplorer.operator.audit import audit_paths
 
 #: Fake secrets planted in the synthetic store: (where, text).
 PLANTS = [

@@ -21,9 +21,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from memexplorer.engine.chains import agent_chains
-from memexplorer.engine.graphdb import open_kuzu
-from memexplorer.engine.hierarchical_memory import HierarchicalMemory
+from memexplorer.memory.hierarchical_memory import HierarchicalMemory
+from memexplorer.operator.chains import agent_chains
+from memexplorer.storage.graphdb import open_kuzu
 
 AGENT = "bench-agent"
 REPEATS = 7

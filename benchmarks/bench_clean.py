@@ -20,10 +20,10 @@ from pathlib import Path
 
 from bench_hierarchical import AGENT, make_export
 
-from memexplorer.engine.backups import restore_backup
-from memexplorer.engine.clean import clean_store, clean_target, preview_clean
-from memexplorer.engine.clean_selection import Selection
-from memexplorer.engine.hierarchical_memory import HierarchicalMemory
+from memexplorer.memory.hierarchical_memory import HierarchicalMemory
+from memexplorer.operator.backups import restore_backup
+from memexplorer.operator.clean import clean_store, clean_target, preview_clean
+from memexplorer.operator.clean_selection import Selection
 
 
 def _median_s(run, repeat: int = 3) -> float:

@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from memexplorer.engine.cognitive_memory import CognitiveMemory
+from memexplorer.memory.cognitive_memory import CognitiveMemory
 
 WORDS = [
     "checkout", "payments", "ledger", "cache", "queue", "broker", "replica", "shard",

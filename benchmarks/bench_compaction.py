@@ -23,9 +23,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from bench_hierarchical import AGENT, make_export
 
-from memexplorer.engine.graph_open import open_graph_store
-from memexplorer.engine.hierarchical_memory import HierarchicalMemory
-from memexplorer.engine.store_compaction import compact_store
+from memexplorer.memory.hierarchical_memory import HierarchicalMemory
+from memexplorer.operator.store_compaction import compact_store
+from memexplorer.storage.graph_open import open_graph_store
 
 
 def bench(n: int, engine: str, workdir: Path) -> dict[str, object]:

@@ -18,9 +18,9 @@ import sys
 import threading
 import time
 
-from memexplorer.engine.browse import open_browser
-from memexplorer.engine.console import run_console_query
-from memexplorer.engine.console_run import ConsoleStopped, QueryProcess
+from memexplorer.operator.browse import open_browser
+from memexplorer.operator.console import run_console_query
+from memexplorer.operator.console_run import ConsoleStopped, QueryProcess
 
 QUERY = "MATCH (n:SemanticMemory) RETURN n.memory_id, n.concept ORDER BY n.memory_id LIMIT 100"
 

@@ -22,9 +22,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from scale_stores import scale_home, store_path
 
-from memexplorer.engine.collector import collector_paused
-from memexplorer.engine.diff_sides import read_side
-from memexplorer.engine.memory_diff import diff_exports
+from memexplorer.operator.diff_sides import read_side
+from memexplorer.operator.memory_diff import diff_exports
+from memexplorer.storage.collector import collector_paused
 
 
 def main(n: int) -> None:

@@ -30,10 +30,10 @@ sys.path.insert(0, str(Path(__file__).parent))
 from bench_hierarchical import AGENT, WORDS
 from scale_stores import scale_home, store_path
 
-from memexplorer.engine.duplicates import find_duplicates
-from memexplorer.engine.duplicates_grouping import DuplicateFact, group_duplicates
-from memexplorer.engine.merge_store import read_facts
-from memexplorer.engine.similarity import tag_set, tokenize, weighted_similarity
+from memexplorer.memory.similarity import tag_set, tokenize, weighted_similarity
+from memexplorer.operator.duplicates import find_duplicates
+from memexplorer.operator.duplicates_grouping import DuplicateFact, group_duplicates
+from memexplorer.operator.merge_store import read_facts
 
 
 def _median(run, times: int = 3, cpu: list[float] | None = None) -> tuple[float, object]:

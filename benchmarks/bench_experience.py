@@ -23,9 +23,9 @@ import time
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from memexplorer.engine.connector import MemoryConnector
-from memexplorer.engine.experience import Experience, ExperienceType
-from memexplorer.engine.store import ExperienceStore
+from memexplorer.memory.connector import MemoryConnector
+from memexplorer.memory.experience import Experience, ExperienceType
+from memexplorer.memory.store import ExperienceStore
 
 WORDS = [
     "checkout", "payments", "ledger", "cache", "queue", "broker", "replica", "shard",
@@ -103,7 +103,7 @@ def bench_construction(workdir: Path, runs: int = 30) -> dict[str, object]:
 
 COLD = """
 import sys, time
-from memexplorer.engine.connector import MemoryConnector
+from memexplorer.memory.connector import MemoryConnector
 start = time.perf_counter()
 MemoryConnector("bench-agent", sys.argv[1], backend=sys.argv[2]).close()
 print(time.perf_counter() - start)

@@ -29,7 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from scale_stores import scale_home, store_path
 
-from memexplorer.engine.find import find_text
+from memexplorer.operator.find import find_text
 
 REPEATS = 5
 TEXTS = {"common": "ledger", "rare": "uses 4242 ", "nowhere": "no such words anywhere"}

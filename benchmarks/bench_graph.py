@@ -17,10 +17,10 @@ import sys
 import time
 from pathlib import Path
 
-from memexplorer.engine.browse import open_browser
-from memexplorer.engine.graphdb import KuzuStore
-from memexplorer.engine.neighbourhood import NeighbourhoodReader, View
-from memexplorer.graph_drawing import draw
+from memexplorer.app.graph_drawing import draw
+from memexplorer.operator.browse import open_browser
+from memexplorer.operator.neighbourhood import NeighbourhoodReader, View
+from memexplorer.storage.graphdb import KuzuStore
 
 ROOT = Path("/tmp/memexplorer-bench-graph")
 

@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from memexplorer.engine.hierarchical_memory import HierarchicalMemory
+from memexplorer.memory.hierarchical_memory import HierarchicalMemory
 
 WORDS = [
     "checkout",

@@ -22,7 +22,7 @@ import sys
 import time
 from pathlib import Path
 
-from memexplorer.engine.graph_open import open_graph_store
+from memexplorer.storage.graph_open import open_graph_store
 
 ROOT = Path("/tmp/memexplorer-bench-ladybug")
 ROWS = 100_000

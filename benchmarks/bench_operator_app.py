@@ -27,10 +27,10 @@ from bench_app import build
 CHILD = r"""
 import asyncio, json, sys, time
 from textual.widgets import Input
-from memexplorer.app import create_app
-from memexplorer.screens.clean_modal import CleanModal
-from memexplorer.screens.export_modal import ExportModal
-from memexplorer.widgets.stores_tree import AgentItem, StoresTree
+from memexplorer.app.explorer_app import create_app
+from memexplorer.app.screens.clean_modal import CleanModal
+from memexplorer.app.screens.export_modal import ExportModal
+from memexplorer.app.widgets.stores_tree import AgentItem, StoresTree
 
 async def until(pilot, ready, limit=600.0):
     deadline = time.perf_counter() + limit

@@ -32,16 +32,16 @@ from pathlib import Path
 from bench_app import build
 from bench_hierarchical import AGENT, WORDS
 
-from memexplorer.engine.hierarchical_memory import HierarchicalMemory
-from memexplorer.engine.library_queries import KEYWORD_QUERY
-from memexplorer.engine.retrieval_explain import explain_retrieval
-from memexplorer.engine.retrieval_profiles import PROFILES
+from memexplorer.memory.hierarchical_memory import HierarchicalMemory
+from memexplorer.memory.library_queries import KEYWORD_QUERY
+from memexplorer.memory.retrieval_explain import explain_retrieval
+from memexplorer.memory.retrieval_profiles import PROFILES
 
 BOX = r"""
 import asyncio, json, sys, time
-from memexplorer.app import create_app
-from memexplorer.screens.query_screen import QueryScreen
-from memexplorer.widgets.stores_tree import AgentItem, StoresTree
+from memexplorer.app.explorer_app import create_app
+from memexplorer.app.screens.query_screen import QueryScreen
+from memexplorer.app.widgets.stores_tree import AgentItem, StoresTree
 
 async def until(pilot, ready, limit=120.0):
     deadline = time.perf_counter() + limit

@@ -26,10 +26,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from memexplorer.engine.browse import PageQuery, open_browser
-from memexplorer.engine.export_validation import validate_export
-from memexplorer.engine.retrieval_rs_sqlite import rs_sqlite_retrieve
-from memexplorer.engine.rs_sqlite_write import insert_agent, open_rs_writable
+from memexplorer.memory.export_validation import validate_export
+from memexplorer.operator.browse import PageQuery, open_browser
+from memexplorer.operator.retrieval_rs_sqlite import rs_sqlite_retrieve
+from memexplorer.operator.rs_sqlite_write import insert_agent, open_rs_writable
 
 AGENT = "bench-agent"
 PAGE = 100

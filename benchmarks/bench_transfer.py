@@ -18,7 +18,7 @@ from pathlib import Path
 
 from bench_hierarchical import AGENT, make_export
 
-from memexplorer.engine.transfer import export_agent_store, import_agent_store
+from memexplorer.operator.transfer import export_agent_store, import_agent_store
 
 
 def bench(n: int, workdir: Path) -> dict[str, float]:

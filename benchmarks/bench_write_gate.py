@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from memexplorer.engine.write_gate import write_gate
+from memexplorer.operator.write_gate import write_gate
 
 BUDGET_MS = 5.0
 

@@ -42,9 +42,9 @@ APP_CHILD = r"""
 import asyncio, json, resource, sys, time
 started = float(sys.argv[2])
 from textual.widgets import Input
-from memexplorer.app import create_app
-from memexplorer.widgets.node_table import NodeTable
-from memexplorer.widgets.stores_tree import AgentItem, StoresTree, TableItem
+from memexplorer.app.explorer_app import create_app
+from memexplorer.app.widgets.node_table import NodeTable
+from memexplorer.app.widgets.stores_tree import AgentItem, StoresTree, TableItem
 
 out = {}
 

@@ -34,7 +34,7 @@ TARGETS = {
 
 MEMEXPLORER_EXPORT = r"""
 import json, sys
-from memexplorer.engine.hierarchical_memory import HierarchicalMemory
+from memexplorer.memory.hierarchical_memory import HierarchicalMemory
 with HierarchicalMemory(sys.argv[1], sys.argv[2], mode="read") as memory:
     data = memory.export_to_json()
 with open(sys.argv[3], "w") as handle:

@@ -27,9 +27,9 @@ from bench_hierarchical import AGENT, WORDS
 from scale_rows import Row
 from scale_stores import SIZES, scale_home, store_path
 
-from memexplorer.engine.hierarchical_memory import HierarchicalMemory
-from memexplorer.engine.keyword_index import open_index
-from memexplorer.engine.retrieval_explain import explain_retrieval
+from memexplorer.memory.hierarchical_memory import HierarchicalMemory
+from memexplorer.memory.keyword_index import open_index
+from memexplorer.memory.retrieval_explain import explain_retrieval
 
 PROFILES = ("library", "amplihack-rs", "ranked")
 BROAD = ["checkout refund", "ledger", "Refund window for customer", "zone pod", "the cache"]

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from bench_hierarchical import AGENT, make_export
 
-from memexplorer.engine.hierarchical_memory import HierarchicalMemory
+from memexplorer.memory.hierarchical_memory import HierarchicalMemory
 
 SIZES = (10_000, 100_000, 1_000_000)
 

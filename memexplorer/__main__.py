@@ -2,6 +2,6 @@
 
 import sys
 
-from memexplorer.cli import main
+from memexplorer.cli.main import main
 
 sys.exit(main())

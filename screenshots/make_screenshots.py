@@ -21,9 +21,9 @@ from pathlib import Path
 from textual.pilot import Pilot
 from textual.widgets import TextArea
 
-from memexplorer.app import create_app
-from memexplorer.engine.demo import write_demo_home
-from memexplorer.widgets.stores_tree import StoresTree
+from memexplorer.app.explorer_app import create_app
+from memexplorer.operator.demo import write_demo_home
+from memexplorer.app.widgets.stores_tree import StoresTree
 
 HERE = Path(__file__).parent
 SIZE = (120, 36)

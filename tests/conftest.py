@@ -95,7 +95,7 @@ def _private_home(
 
 @pytest.fixture(autouse=True)
 def _no_user_settings(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    """No test reads the operator's own settings file (see memexplorer.config)."""
+    """No test reads the operator's own settings file (see memexplorer.app.config)."""
     folder = tmp_path / "xdg-config"
     monkeypatch.setenv("XDG_CONFIG_HOME", str(folder))
     return folder
@@ -103,7 +103,7 @@ def _no_user_settings(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
 
 @pytest.fixture(autouse=True)
 def _no_user_data(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    """No test writes the operator's own histories (see memexplorer.query_history)."""
+    """No test writes the operator's own histories (see memexplorer.operator.query_history)."""
     folder = tmp_path / "xdg-data-home"
     monkeypatch.setenv("XDG_DATA_HOME", str(folder))
     return folder

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from memexplorer.engine.flat_model import utc_now
-from memexplorer.engine.flat_store import open_flat_store
+from memexplorer.memory.flat_model import utc_now
+from memexplorer.memory.flat_store import open_flat_store
 
 #: Memory types per backend; index 1 and 3 take expires_at in both.
 TYPES = {

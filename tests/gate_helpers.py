@@ -17,7 +17,7 @@ from pathlib import Path
 
 HOLDER = (
     "import os, sys\n"
-    "from memexplorer.engine.write_gate import write_gate\n"
+    "from memexplorer.operator.write_gate import write_gate\n"
     "with write_gate(sys.argv[1], action=sys.argv[2]):\n"
     "    print('held', os.getpid(), flush=True)\n"
     "    sys.stdin.read()\n"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memexplorer.engine.graphdb import KuzuStore
+from memexplorer.storage.graphdb import KuzuStore
 
 HUB = "hub"
 HUB_EDGES = 500

@@ -9,8 +9,8 @@ import sys
 import kuzu
 from store_helpers import checksums, held_by_another_process
 
-from memexplorer.cli import main
-from memexplorer.engine.security import find_secrets
+from memexplorer.cli.main import main
+from memexplorer.memory.security import find_secrets
 
 OPS = "home/.amplihack/hierarchical_memory/ops-agent/kuzu_db"
 

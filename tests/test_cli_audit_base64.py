@@ -11,8 +11,8 @@ from importlib.util import find_spec
 
 import pytest
 
-from memexplorer.cli import main
-from memexplorer.engine.graph_open import open_graph_store
+from memexplorer.cli.main import main
+from memexplorer.storage.graph_open import open_graph_store
 
 pytestmark = pytest.mark.skipif(
     find_spec("ladybug") is None and not os.environ.get("CI"),

@@ -19,7 +19,7 @@ HEAVY = ("networkx", "textual")
 
 CHECK = """
 import contextlib, io, json, sys
-from memexplorer.cli import main
+from memexplorer.cli.main import main
 with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
     try:
         code = main(sys.argv[2:])

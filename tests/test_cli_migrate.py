@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from store_helpers import checksums
 
-from memexplorer.cli import main
-from memexplorer.engine.exceptions import InvalidInputError, StoreNotFoundError
-from memexplorer.engine.inspection import summarize_store
-from memexplorer.engine.migrate import AgentCounts, migrate_store
-from memexplorer.engine.stores import sniff
+from memexplorer.cli.main import main
+from memexplorer.memory.inspection import summarize_store
+from memexplorer.operator.migrate import AgentCounts, migrate_store
+from memexplorer.storage.exceptions import InvalidInputError, StoreNotFoundError
+from memexplorer.storage.stores import sniff
 
 pytestmark = pytest.mark.skipif(
     find_spec("ladybug") is None and not os.environ.get("CI"),
@@ -115,7 +115,7 @@ def test_refusals_write_nothing(reference_stores, ladybug_stores, tmp_path, caps
 
 def test_differing_counts_exit_1(reference_stores, tmp_path, capsys, monkeypatch):
     """A table the new store lacks rows of is named, and the command fails."""
-    import memexplorer.engine.migrate as migrate
+    import memexplorer.operator.migrate as migrate
 
     real = migrate.AgentCounts
 

@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 from store_helpers import checksums, held_by_another_process
 
-from memexplorer.cli import main
+from memexplorer.cli.main import main
 
 OPS_FOLDER = "home/.amplihack/hierarchical_memory/ops-agent"
 BILL = [

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from memexplorer.cli import main
-from memexplorer.engine.backups import read_backup
-from memexplorer.engine.security import find_secrets
-from memexplorer.engine.stored_json import stored_json_text
+from memexplorer.cli.main import main
+from memexplorer.memory.security import find_secrets
+from memexplorer.operator.backups import read_backup
+from memexplorer.storage.stored_json import stored_json_text
 
 
 def _store_files(root: Path) -> list[Path]:

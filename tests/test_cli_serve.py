@@ -12,9 +12,9 @@ import aiohttp
 import pytest
 from serve_client import handshake_status, open_tab, serving
 
-from memexplorer.cli import main
-from memexplorer.commands.serve import app_command, is_loopback
-from memexplorer.commands.serve_access import Access, origin_of
+from memexplorer.cli.commands.serve import app_command, is_loopback
+from memexplorer.cli.commands.serve_access import Access, origin_of
+from memexplorer.cli.main import main
 
 
 @pytest.fixture

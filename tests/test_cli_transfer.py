@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from store_helpers import checksums, held_by_another_process
 
-from memexplorer.cli import main
-from memexplorer.engine.exceptions import ImportDataError, InvalidInputError
-from memexplorer.engine.transfer import export_agent_store, import_agent_store
+from memexplorer.cli.main import main
+from memexplorer.operator.transfer import export_agent_store, import_agent_store
+from memexplorer.storage.exceptions import ImportDataError, InvalidInputError
 
 HOME = "home/.amplihack"
 AGENTS = {

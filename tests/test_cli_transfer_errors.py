@@ -16,16 +16,16 @@ OPS = "home/.amplihack/hierarchical_memory/ops-agent/kuzu_db"
 #: The CLI with every write of the export's file failing as on a full disk.
 FULL_DISK = r"""
 import errno, sys
-from memexplorer.engine import export_json
+from memexplorer.memory import export_json
 
 def full(handle, data, control=None):
     handle.write("{")
     raise OSError(errno.ENOSPC, "No space left on device")
 
 export_json.write_export_json = full
-import memexplorer.engine.transfer_export as transfer_export
+import memexplorer.operator.transfer_export as transfer_export
 transfer_export.write_export_json = full
-from memexplorer.cli import main
+from memexplorer.cli.main import main
 sys.exit(main(sys.argv[1:]))
 """
 

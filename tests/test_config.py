@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from memexplorer.config import CONFIRM_ACTIONS, Config, ConfigError, config_path, load_config
+from memexplorer.app.config import CONFIRM_ACTIONS, Config, ConfigError, config_path, load_config
 
 
 def _write(folder: Path, text: str) -> Path:

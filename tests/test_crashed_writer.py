@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from store_helpers import checksums
 
-from memexplorer.cli import main
-from memexplorer.engine.exceptions import StoreLockedError, UnreplayableLogError
-from memexplorer.engine.graph_open import open_graph_store
+from memexplorer.cli.main import main
+from memexplorer.storage.exceptions import StoreLockedError, UnreplayableLogError
+from memexplorer.storage.graph_open import open_graph_store
 
 STORY = "A writer stopped without closing; its log (ladybug_db.wal, 1,448 bytes) was written"
 VERSIONS = "by ladybug storage version 41, which the installed ladybug 0.22.0 (storage version 49)"

@@ -22,15 +22,18 @@ def test_the_graph_sees_memexplorer_s_known_imports():
     read by hand from the source, one of each kind of import statement."""
     graph = import_graph(PACKAGE, "memexplorer")
     # `from .exceptions import ...` at the top of a module
-    assert "memexplorer.engine.exceptions" in graph["memexplorer.engine.sqlite_readonly"]
-    # `from memexplorer.widgets.node_ref import NodeRef`
-    assert "memexplorer.widgets.node_ref" in graph["memexplorer.screens.graph_screen"]
+    assert "memexplorer.storage.exceptions" in graph["memexplorer.storage.sqlite_readonly"]
+    # `from memexplorer.app.widgets.node_ref import NodeRef`
+    assert "memexplorer.app.widgets.node_ref" in graph["memexplorer.app.screens.graph_screen"]
     # `from .graph_screen import GraphScreen` inside a method
-    assert "memexplorer.screens.graph_screen" in graph["memexplorer.screens.node_detail_screen"]
+    assert (
+        "memexplorer.app.screens.graph_screen"
+        in graph["memexplorer.app.screens.node_detail_screen"]
+    )
     # `from . import stats`: a submodule named in a from-import
-    assert "memexplorer.commands.stats" in graph["memexplorer.commands.demo"]
+    assert "memexplorer.cli.commands.stats" in graph["memexplorer.cli.commands.demo"]
     # `from memexplorer import __version__`: a name of the package, an edge to it
-    assert "memexplorer" in graph["memexplorer.engine.backups"]
+    assert "memexplorer" in graph["memexplorer.operator.backups"]
 
 
 def _package(root: Path, files: dict[str, str]) -> Path:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from memexplorer.engine.hierarchical_memory import HierarchicalMemory
+from memexplorer.memory.hierarchical_memory import HierarchicalMemory
 
 AGENT = "victim"
 KEYS = ("semantic_nodes", "episodic_nodes", "similar_to_edges", "derives_from_edges",
@@ -24,8 +24,8 @@ KEYS = ("semantic_nodes", "episodic_nodes", "similar_to_edges", "derives_from_ed
 #: ``kill_at`` (counted from 1), or ``delay`` seconds after COMMIT began.
 CHILD = r"""
 import os, signal, sys, threading
-from memexplorer.engine import graphdb
-from memexplorer.engine.transfer import import_agent_store
+from memexplorer.storage import graphdb
+from memexplorer.operator.transfer import import_agent_store
 
 store, source, kill_at, delay = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
 original = graphdb.KuzuStore._run

@@ -11,8 +11,8 @@ import pytest
 from gate_helpers import gate_held_elsewhere, run_cli, start_script
 from store_helpers import checksums
 
-from memexplorer.engine.transfer import export_agent_store
-from memexplorer.engine.transfer_common import agent_counts
+from memexplorer.operator.transfer import export_agent_store
+from memexplorer.operator.transfer_common import agent_counts
 
 HIER = "home/.amplihack/hierarchical_memory"
 
@@ -20,7 +20,7 @@ HIER = "home/.amplihack/hierarchical_memory"
 #: read its file, then waits for a line on stdin before writing anything.
 PAUSED_IMPORT = r"""
 import sys
-from memexplorer.engine import transfer
+from memexplorer.operator import transfer
 
 real = transfer.write_export_file
 
@@ -30,7 +30,7 @@ def paused(*args, **kwargs):
     return real(*args, **kwargs)
 
 transfer.write_export_file = paused
-from memexplorer.cli import main
+from memexplorer.cli.main import main
 sys.exit(main(sys.argv[1:]))
 """
 

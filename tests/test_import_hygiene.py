@@ -5,9 +5,9 @@ import sys
 
 CHECK = """
 import importlib, pkgutil, sys
-import memexplorer.engine
-for module in pkgutil.iter_modules(memexplorer.engine.__path__):
-    importlib.import_module("memexplorer.engine." + module.name)
+import memexplorer.memory
+for module in pkgutil.iter_modules(memexplorer.memory.__path__):
+    importlib.import_module("memexplorer.memory." + module.name)
 bad = sorted(m for m in sys.modules if m.split('.')[0] in {'textual', 'rich'})
 print(','.join(bad))
 """

@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 from store_helpers import checksums
 
-from memexplorer.engine.transfer import import_agent_store
-from memexplorer.engine.transfer_common import agent_counts
+from memexplorer.operator.transfer import import_agent_store
+from memexplorer.operator.transfer_common import agent_counts
 
 pytestmark = pytest.mark.slow
 
@@ -33,7 +33,7 @@ SEED = 20261123
 DRIVER = r"""
 import json, os, random, shutil, signal, sys, time
 from pathlib import Path
-from memexplorer.engine.transfer import import_agent_store
+from memexplorer.operator.transfer import import_agent_store
 
 kind, original, source, agent, work, seed, points = sys.argv[1:8]
 work, points = Path(work), int(points)

@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 from store_helpers import checksums
 
-from memexplorer.cli import main
-from memexplorer.engine import transfer_files
-from memexplorer.engine.backups import list_backups, restore_backup
-from memexplorer.engine.exceptions import ImportDataError, StoreUpgradeRequired
-from memexplorer.engine.transfer import export_agent_store, import_agent_store
-from memexplorer.engine.transfer_common import agent_counts
+from memexplorer.cli.main import main
+from memexplorer.operator import transfer_files
+from memexplorer.operator.backups import list_backups, restore_backup
+from memexplorer.operator.transfer import export_agent_store, import_agent_store
+from memexplorer.operator.transfer_common import agent_counts
+from memexplorer.storage.exceptions import ImportDataError, StoreUpgradeRequired
 
 HOME = "home/.amplihack"
 OPS = f"{HOME}/hierarchical_memory/ops-agent/kuzu_db"

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from store_helpers import checksums
 
-from memexplorer.cli import main
-from memexplorer.engine.agent_memory import agent_store_path
-from memexplorer.engine.hierarchical_schema import loads_json
-from memexplorer.engine.stores import find_stores, resolve_hierarchical_path, sniff
+from memexplorer.cli.main import main
+from memexplorer.memory.hierarchical_schema import loads_json
+from memexplorer.operator.agent_memory import agent_store_path
+from memexplorer.storage.stores import find_stores, resolve_hierarchical_path, sniff
 
 # CI installs the extra: there a missing ladybug fails these tests instead of skipping them.
 pytestmark = pytest.mark.skipif(

@@ -11,7 +11,7 @@ import pytest
 from serve_client import Tab, app_environments, handshake_status, open_tab, serving
 from store_helpers import checksums
 
-from memexplorer.engine.graphdb import KuzuStore
+from memexplorer.storage.graphdb import KuzuStore
 
 WRITE = "MATCH (n:SemanticMemory) DETACH DELETE n"
 

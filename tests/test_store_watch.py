@@ -6,7 +6,7 @@ import os
 import sqlite3
 from pathlib import Path
 
-from memexplorer.store_watch import StoreWatch, stamp_store, store_place
+from memexplorer.operator.store_watch import StoreWatch, stamp_store, store_place
 
 
 def _touch(path: Path, data: bytes, mtime_ns: int) -> None:

@@ -18,7 +18,7 @@ import pytest
 from textual.screen import Screen
 
 import memexplorer
-import memexplorer.screens
+import memexplorer.app.screens
 
 SOURCE = Path(memexplorer.__file__).parent
 REPO = SOURCE.parent
@@ -26,8 +26,8 @@ REPO = SOURCE.parent
 
 def _screens() -> list[type[Screen]]:
     found = []
-    for info in pkgutil.iter_modules(memexplorer.screens.__path__):
-        module = importlib.import_module(f"memexplorer.screens.{info.name}")
+    for info in pkgutil.iter_modules(memexplorer.app.screens.__path__):
+        module = importlib.import_module(f"memexplorer.app.screens.{info.name}")
         for _, cls in inspect.getmembers(module, inspect.isclass):
             if issubclass(cls, Screen) and cls.__module__ == module.__name__:
                 found.append(cls)
@@ -42,7 +42,7 @@ def _named_stylesheets(cls: type[Screen]) -> list[str]:
         if path is None:
             continue
         if PurePath(path).is_absolute():
-            assert Path(path).parent == SOURCE / "screens", (cls, path)
+            assert Path(path).parent == SOURCE / "app" / "screens", (cls, path)
         names.append(PurePath(path).name)
     return names
 
@@ -50,7 +50,7 @@ def _named_stylesheets(cls: type[Screen]) -> list[str]:
 def test_every_screen_styles_itself_from_tcss_files_of_the_package():
     screens = _screens()
     assert len(screens) >= 25  # a module that failed to load would drop its screens
-    package = files("memexplorer.screens")
+    package = files("memexplorer.app.screens")
     for cls in screens:
         assert "DEFAULT_CSS" not in vars(cls), f"{cls.__name__} keeps CSS in Python"
         for name in _named_stylesheets(cls):
@@ -59,7 +59,7 @@ def test_every_screen_styles_itself_from_tcss_files_of_the_package():
 
 
 def test_every_dialog_lists_the_shared_stylesheet_first():
-    from memexplorer.screens.modal_dialog import DIALOG_CSS, ModalDialog
+    from memexplorer.app.screens.modal_dialog import DIALOG_CSS, ModalDialog
 
     dialogs = [cls for cls in _screens() if issubclass(cls, ModalDialog) and cls is not ModalDialog]
     assert len(dialogs) >= 11
@@ -69,7 +69,7 @@ def test_every_dialog_lists_the_shared_stylesheet_first():
 
 def test_no_stylesheet_is_left_unused():
     named = {name for cls in _screens() for name in _named_stylesheets(cls)}
-    on_disk = {path.name for path in (SOURCE / "screens").glob("*.tcss")}
+    on_disk = {path.name for path in (SOURCE / "app" / "screens").glob("*.tcss")}
     assert on_disk == named
 
 

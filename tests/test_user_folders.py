@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from memexplorer.commands.demo import demo_home
-from memexplorer.config import config_path
-from memexplorer.engine.engine_cache import cache_root
-from memexplorer.engine.keyword_index import index_cache_root
-from memexplorer.engine.user_folders import cache_folder, config_folder, data_folder
-from memexplorer.profile_choices import ProfileChoices
-from memexplorer.query_history import data_folder as history_folder
+from memexplorer.app.config import config_path
+from memexplorer.app.profile_choices import ProfileChoices
+from memexplorer.cli.commands.demo import demo_home
+from memexplorer.memory.keyword_index import index_cache_root
+from memexplorer.operator.query_history import data_folder as history_folder
+from memexplorer.storage.engine_cache import cache_root
+from memexplorer.storage.user_folders import cache_folder, config_folder, data_folder
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the XDG paths are Linux's")
 

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from memexplorer.wording import counted, distinct_places, restored_summary
+from memexplorer.operator.wording import counted, distinct_places, restored_summary
 
 
 def test_counts_agree_with_their_noun():

@@ -1,7 +1,7 @@
 """Measure which storage version each Kuzu and LadybugDB release writes.
 
 Why: memexplorer picks the engine release that reads a store from the
-storage version in the store's header (memexplorer/engine/storage_versions.py).
+storage version in the store's header (memexplorer/storage/storage_versions.py).
 That table must come from the releases themselves, not from release notes.
 For each release this script makes a virtualenv in a temporary folder,
 installs the release from the package index, has it write a one-row store,

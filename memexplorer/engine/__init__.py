@@ -1,153 +1,21 @@
-"""memexplorer's memory engine: the reference library's public API over Kuzu.
+"""The public API's earlier name: ``memexplorer.engine`` is :mod:`memexplorer.memory`.
 
-A library first: typed, no printing, no UI imports, one family of errors
-(:class:`memexplorer.engine.exceptions.MemoryError`).
-
-The public names load on first use (PEP 562): ``import memexplorer.engine.stores``
-and every CLI command that never touches ``HierarchicalMemory`` then skip networkx
-and the memory classes, which took most of ``memexplorer stats``' start.
+Agent code and scripts written when the library lived in one ``engine``
+package import its public names from here; they come from the memory layer.
 """
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-#: Each public name and the submodule it comes from, as the reference's top level has it.
-#: The package's MemoryCategory is the cognitive one (six memory types);
-#: hierarchical_memory.MemoryCategory is the classifier's.
-_SOURCES = {
-    "CognitiveMemory": "cognitive_memory",
-    "MemoryConnector": "connector",
-    "detect_contradiction": "contradiction",
-    "extract_entity_name": "entity_extraction",
-    "ExperienceNotFoundError": "exceptions",
-    "InvalidExperienceError": "exceptions",
-    "MemoryError": "exceptions",
-    "MemoryQuotaExceededError": "exceptions",
-    "QueryCostExceededError": "exceptions",
-    "SecurityViolationError": "exceptions",
-    "Experience": "experience",
-    "ExperienceType": "experience",
-    "HierarchicalMemory": "hierarchical_memory",
-    "KnowledgeEdge": "hierarchical_memory",
-    "KnowledgeNode": "hierarchical_memory",
-    "KnowledgeSubgraph": "hierarchical_memory",
-    "MemoryClassifier": "hierarchical_memory",
-    "ConsolidatedEpisode": "memory_types",
-    "EpisodicMemory": "memory_types",
-    "MemoryCategory": "memory_types",
-    "ProceduralMemory": "memory_types",
-    "ProspectiveMemory": "memory_types",
-    "SemanticFact": "memory_types",
-    "SensoryItem": "memory_types",
-    "WorkingMemorySlot": "memory_types",
-    "AgentCapabilities": "security",
-    "CredentialScrubber": "security",
-    "QueryValidator": "security",
-    "ScopeLevel": "security",
-    "SecureMemoryBackend": "security",
-    "compute_similarity": "similarity",
-    "compute_tag_similarity": "similarity",
-    "compute_word_similarity": "similarity",
-    "rerank_facts_by_query": "similarity",
-    "ExperienceStore": "store",
-}
+import memexplorer.memory as _memory
 
-__all__ = [
-    "AgentCapabilities",
-    "CognitiveMemory",
-    "ConsolidatedEpisode",
-    "CredentialScrubber",
-    "EpisodicMemory",
-    "Experience",
-    "ExperienceNotFoundError",
-    "ExperienceStore",
-    "ExperienceType",
-    "HierarchicalMemory",
-    "InvalidExperienceError",
-    "KnowledgeEdge",
-    "KnowledgeNode",
-    "KnowledgeSubgraph",
-    "MemoryCategory",
-    "MemoryClassifier",
-    "MemoryConnector",
-    "MemoryError",
-    "MemoryQuotaExceededError",
-    "ProceduralMemory",
-    "ProspectiveMemory",
-    "QueryCostExceededError",
-    "QueryValidator",
-    "ScopeLevel",
-    "SecureMemoryBackend",
-    "SecurityViolationError",
-    "SemanticFact",
-    "SensoryItem",
-    "WorkingMemorySlot",
-    "compute_similarity",
-    "compute_tag_similarity",
-    "compute_word_similarity",
-    "detect_contradiction",
-    "extract_entity_name",
-    "rerank_facts_by_query",
-]
+__all__ = list(_memory.__all__)
 
 
 def __getattr__(name: str) -> Any:
-    source = _SOURCES.get(name)
-    if source is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f".{source}", __name__), name)
-    globals()[name] = value  # the next look-up is a plain attribute
-    return value
+    return getattr(_memory, name)
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_SOURCES))
-
-
-if TYPE_CHECKING:
-    from .cognitive_memory import CognitiveMemory
-    from .connector import MemoryConnector
-    from .contradiction import detect_contradiction
-    from .entity_extraction import extract_entity_name
-    from .exceptions import (
-        ExperienceNotFoundError,
-        InvalidExperienceError,
-        MemoryError,
-        MemoryQuotaExceededError,
-        QueryCostExceededError,
-        SecurityViolationError,
-    )
-    from .experience import Experience, ExperienceType
-    from .hierarchical_memory import (
-        HierarchicalMemory,
-        KnowledgeEdge,
-        KnowledgeNode,
-        KnowledgeSubgraph,
-        MemoryClassifier,
-    )
-    from .memory_types import (
-        ConsolidatedEpisode,
-        EpisodicMemory,
-        MemoryCategory,
-        ProceduralMemory,
-        ProspectiveMemory,
-        SemanticFact,
-        SensoryItem,
-        WorkingMemorySlot,
-    )
-    from .security import (
-        AgentCapabilities,
-        CredentialScrubber,
-        QueryValidator,
-        ScopeLevel,
-        SecureMemoryBackend,
-    )
-    from .similarity import (
-        compute_similarity,
-        compute_tag_similarity,
-        compute_word_similarity,
-        rerank_facts_by_query,
-    )
-    from .store import ExperienceStore
+    return sorted(__all__)

@@ -12,17 +12,17 @@ import pytest
 from conftest import SIZE, settle
 from textual.widgets import DataTable
 
-from memexplorer.app import create_app
-from memexplorer.engine.audit import FindingLocation
-from memexplorer.engine.graphdb import KuzuStore, identifier
-from memexplorer.engine.security import find_secrets
-from memexplorer.screens.audit_labels import node_ref, same_value, store_labels, trimmed
-from memexplorer.screens.audit_screen import AuditScreen
-from memexplorer.screens.main_screen import MainScreen
-from memexplorer.screens.node_detail_screen import NodeDetailScreen
-from memexplorer.screens.operator_actions import operator_home
-from memexplorer.screens.redact_modal import RedactModal
-from memexplorer.widgets.node_ref import NodeRef
+from memexplorer.app.explorer_app import create_app
+from memexplorer.app.screens.audit_labels import node_ref, same_value, store_labels, trimmed
+from memexplorer.app.screens.audit_screen import AuditScreen
+from memexplorer.app.screens.main_screen import MainScreen
+from memexplorer.app.screens.node_detail_screen import NodeDetailScreen
+from memexplorer.app.screens.operator_actions import operator_home
+from memexplorer.app.screens.redact_modal import RedactModal
+from memexplorer.app.widgets.node_ref import NodeRef
+from memexplorer.memory.security import find_secrets
+from memexplorer.operator.audit import FindingLocation
+from memexplorer.storage.graphdb import KuzuStore, identifier
 
 Rows = dict[tuple[str, str], dict[str, object]]
 
@@ -211,7 +211,7 @@ def test_node_ref_of_edges_and_rowid_rows(tmp_path):
 
 
 def audit_finding(where: FindingLocation):
-    from memexplorer.engine.audit import AuditFinding
+    from memexplorer.operator.audit import AuditFinding
 
     return AuditFinding(str(where.path), "agent", where.table, "id", where.column, "password",
                         "password=[password:***]", where)  # fmt: skip

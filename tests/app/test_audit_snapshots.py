@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from conftest import SIZE, keys
 
-from memexplorer.app import create_app
+from memexplorer.app.explorer_app import create_app
 
 
 def test_audit_screen(snap_compare, snapshot_home):

@@ -7,13 +7,13 @@ from conftest import SIZE, settle
 from store_helpers import held_by_another_process
 from textual_fastdatatable import DataTable
 
-from memexplorer.app import create_app
-from memexplorer.screens.error_modal import ErrorModal
-from memexplorer.screens.help_screen import HelpScreen
-from memexplorer.screens.node_detail_screen import NodeDetailScreen
-from memexplorer.screens.value_modal import ValueModal
-from memexplorer.widgets.node_table import NodeTable
-from memexplorer.widgets.stores_tree import AgentItem, StoreItem, StoresTree, TableItem
+from memexplorer.app.explorer_app import create_app
+from memexplorer.app.screens.error_modal import ErrorModal
+from memexplorer.app.screens.help_screen import HelpScreen
+from memexplorer.app.screens.node_detail_screen import NodeDetailScreen
+from memexplorer.app.screens.value_modal import ValueModal
+from memexplorer.app.widgets.node_table import NodeTable
+from memexplorer.app.widgets.stores_tree import AgentItem, StoreItem, StoresTree, TableItem
 
 
 def _labels(node) -> list[str]:

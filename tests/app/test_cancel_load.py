@@ -7,11 +7,11 @@ import threading
 
 from conftest import SIZE, settle
 
-from memexplorer.app import create_app
-from memexplorer.engine.graphdb import QueryError
-from memexplorer.screens.error_modal import ErrorModal
-from memexplorer.widgets.node_table import NodeTable
-from memexplorer.widgets.stores_tree import StoresTree
+from memexplorer.app.explorer_app import create_app
+from memexplorer.app.screens.error_modal import ErrorModal
+from memexplorer.app.widgets.node_table import NodeTable
+from memexplorer.app.widgets.stores_tree import StoresTree
+from memexplorer.storage.graphdb import QueryError
 
 
 class SlowBrowser:

@@ -8,18 +8,18 @@ from pathlib import Path
 from conftest import SIZE, settle
 from textual.widgets import DataTable
 
-from memexplorer.app import create_app
-from memexplorer.engine.exceptions import InvalidInputError
-from memexplorer.engine.hierarchical_memory import HierarchicalMemory
-from memexplorer.screens.chain_screen import ChainScreen
-from memexplorer.screens.error_modal import ErrorModal
-from memexplorer.screens.help_screen import HelpScreen
-from memexplorer.screens.main_screen import MainScreen
-from memexplorer.screens.node_detail_screen import NodeDetailScreen
-from memexplorer.screens.value_modal import ValueModal
-from memexplorer.widgets.chain_timeline import ChainTimeline
-from memexplorer.widgets.node_ref import NodeRef
-from memexplorer.widgets.stores_tree import AgentItem, StoresTree
+from memexplorer.app.explorer_app import create_app
+from memexplorer.app.screens.chain_screen import ChainScreen
+from memexplorer.app.screens.error_modal import ErrorModal
+from memexplorer.app.screens.help_screen import HelpScreen
+from memexplorer.app.screens.main_screen import MainScreen
+from memexplorer.app.screens.node_detail_screen import NodeDetailScreen
+from memexplorer.app.screens.value_modal import ValueModal
+from memexplorer.app.widgets.chain_timeline import ChainTimeline
+from memexplorer.app.widgets.node_ref import NodeRef
+from memexplorer.app.widgets.stores_tree import AgentItem, StoresTree
+from memexplorer.memory.hierarchical_memory import HierarchicalMemory
+from memexplorer.storage.exceptions import InvalidInputError
 
 OPS_CONCEPTS = ["aws monthly-bill", "checkout-api replicas", "payments-db storage",
                 "oncall rotation size", "grafana version"]  # fmt: skip

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from conftest import SIZE, keys
 
-from memexplorer.app import create_app
+from memexplorer.app.explorer_app import create_app
 
 
 def test_chain_list_and_timeline(snap_compare, snapshot_home):

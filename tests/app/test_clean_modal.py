@@ -13,17 +13,17 @@ from pathlib import Path
 from conftest import SIZE, settle
 from textual.widgets import DataTable, Input
 
-from memexplorer.app import create_app
-from memexplorer.engine.backups import list_backups
-from memexplorer.engine.demo import write_demo_home
-from memexplorer.engine.graphdb import KuzuStore
-from memexplorer.engine.transfer import export_agent_store
-from memexplorer.screens.backups_screen import BackupsScreen, ConfirmRestore
-from memexplorer.screens.clean_modal import CleanModal
-from memexplorer.screens.main_screen import MainScreen
-from memexplorer.screens.operator_actions import operator_home
-from memexplorer.widgets.node_table import NodeTable, TableSource
-from memexplorer.widgets.stores_tree import StoresTree
+from memexplorer.app.explorer_app import create_app
+from memexplorer.app.screens.backups_screen import BackupsScreen, ConfirmRestore
+from memexplorer.app.screens.clean_modal import CleanModal
+from memexplorer.app.screens.main_screen import MainScreen
+from memexplorer.app.screens.operator_actions import operator_home
+from memexplorer.app.widgets.node_table import NodeTable, TableSource
+from memexplorer.app.widgets.stores_tree import StoresTree
+from memexplorer.operator.backups import list_backups
+from memexplorer.operator.demo import write_demo_home
+from memexplorer.operator.transfer import export_agent_store
+from memexplorer.storage.graphdb import KuzuStore
 
 
 def _ops(home: Path) -> Path:

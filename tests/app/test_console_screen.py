@@ -9,10 +9,10 @@ from conftest import SIZE, settle
 from store_helpers import checksums
 from textual.widgets import TextArea
 
-from memexplorer.app import create_app
-from memexplorer.screens.console_screen import ConsoleScreen
-from memexplorer.screens.error_modal import ErrorModal
-from memexplorer.screens.value_modal import ValueModal
+from memexplorer.app.explorer_app import create_app
+from memexplorer.app.screens.console_screen import ConsoleScreen
+from memexplorer.app.screens.error_modal import ErrorModal
+from memexplorer.app.screens.value_modal import ValueModal
 
 OPS = "hierarchical_memory/ops-agent/kuzu_db"
 

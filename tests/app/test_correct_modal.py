@@ -12,14 +12,14 @@ from conftest import SIZE, settle
 from correct.store_dump import dump_store, store_diff
 from textual.widgets import Input, Static
 
-from memexplorer.app import create_app
-from memexplorer.engine.backups import list_backups
-from memexplorer.screens.chain_screen import ChainScreen
-from memexplorer.screens.correct_modal import CorrectModal
-from memexplorer.screens.main_screen import MainScreen
-from memexplorer.screens.node_detail_screen import NodeDetailScreen, NodeRef
-from memexplorer.widgets.chain_timeline import ChainTimeline
-from memexplorer.widgets.node_table import TableSource
+from memexplorer.app.explorer_app import create_app
+from memexplorer.app.screens.chain_screen import ChainScreen
+from memexplorer.app.screens.correct_modal import CorrectModal
+from memexplorer.app.screens.main_screen import MainScreen
+from memexplorer.app.screens.node_detail_screen import NodeDetailScreen, NodeRef
+from memexplorer.app.widgets.chain_timeline import ChainTimeline
+from memexplorer.app.widgets.node_table import TableSource
+from memexplorer.operator.backups import list_backups
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 ORACLE = json.loads((FIXTURES / "expected_correction_kuzu.json").read_text())["cases"][0]

@@ -11,13 +11,13 @@ from pathlib import Path
 from conftest import settle
 from textual.widgets import Input, Static
 
-from memexplorer.app import create_app
-from memexplorer.cli import main
-from memexplorer.engine.backups import list_backups
-from memexplorer.screens import correct_modal
-from memexplorer.screens.correct_modal import CorrectModal
-from memexplorer.screens.node_detail_screen import NodeRef
-from memexplorer.screens.query_screen import QueryScreen
+from memexplorer.app.explorer_app import create_app
+from memexplorer.app.screens import correct_modal
+from memexplorer.app.screens.correct_modal import CorrectModal
+from memexplorer.app.screens.node_detail_screen import NodeRef
+from memexplorer.app.screens.query_screen import QueryScreen
+from memexplorer.cli.main import main
+from memexplorer.operator.backups import list_backups
 
 #: checkout-api runs 7 replicas in production (temporal_index 3 of 4).
 SEVEN = "9972a55b-1911-4f43-95c3-0e10251a1335"

@@ -11,10 +11,10 @@ import pytest
 from conftest import SIZE, settle
 from textual.widgets import Input
 
-from memexplorer.app import create_app
-from memexplorer.engine import correct_read
-from memexplorer.screens import correct_modal
-from memexplorer.screens.node_detail_screen import NodeRef
+from memexplorer.app.explorer_app import create_app
+from memexplorer.app.screens import correct_modal
+from memexplorer.app.screens.node_detail_screen import NodeRef
+from memexplorer.operator import correct_read
 
 SEVEN = "9972a55b-1911-4f43-95c3-0e10251a1335"
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 from conftest import SIZE, settle
 from store_helpers import checksums
 
-from memexplorer.app import create_app
-from memexplorer.engine.exceptions import UnreplayableLogError
-from memexplorer.screens.error_modal import ErrorModal
-from memexplorer.widgets.node_table import NodeTable
-from memexplorer.widgets.stores_tree import StoreItem, StoresTree, TableItem
+from memexplorer.app.explorer_app import create_app
+from memexplorer.app.screens.error_modal import ErrorModal
+from memexplorer.app.widgets.node_table import NodeTable
+from memexplorer.app.widgets.stores_tree import StoreItem, StoresTree, TableItem
+from memexplorer.storage.exceptions import UnreplayableLogError
 
 NOTE = "read-only, read at its last checkpoint; 1,448 bytes of log not replayed"
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from conftest import SIZE, keys, private_root
 
-from memexplorer.app import create_app
-from memexplorer.engine.demo import write_demo_home
+from memexplorer.app.explorer_app import create_app
+from memexplorer.operator.demo import write_demo_home
 
 #: The snapshot shows the opened path: the demo is built in a folder of this run's
 #: own, and the snapshot shows this path in its place (see private_root).

@@ -10,10 +10,10 @@ import pytest
 from conftest import SIZE, settle
 from merge.planted import AGENT, build_graph_store
 
-from memexplorer.app import create_app
-from memexplorer.engine import backups
-from memexplorer.screens import merge_modal
-from memexplorer.screens.duplicates_screen import DuplicatesScreen
+from memexplorer.app.explorer_app import create_app
+from memexplorer.app.screens import merge_modal
+from memexplorer.app.screens.duplicates_screen import DuplicatesScreen
+from memexplorer.operator import backups
 
 
 @pytest.fixture

@@ -11,13 +11,13 @@ from conftest import SIZE, settle
 from merge.planted import AGENT, build_graph_store, dump
 from textual.widgets import DataTable
 
-from memexplorer.app import create_app
-from memexplorer.engine.exceptions import StoreChangedError
-from memexplorer.engine.graph_open import open_graph_store
-from memexplorer.screens.duplicates_screen import DuplicatesScreen
-from memexplorer.screens.help_screen import HelpScreen
-from memexplorer.screens.main_screen import MainScreen
-from memexplorer.screens.merge_modal import MergeModal
+from memexplorer.app.explorer_app import create_app
+from memexplorer.app.screens.duplicates_screen import DuplicatesScreen
+from memexplorer.app.screens.help_screen import HelpScreen
+from memexplorer.app.screens.main_screen import MainScreen
+from memexplorer.app.screens.merge_modal import MergeModal
+from memexplorer.storage.exceptions import StoreChangedError
+from memexplorer.storage.graph_open import open_graph_store
 
 
 @pytest.fixture
@@ -167,8 +167,8 @@ async def test_merge_and_undo_while_the_store_is_in_writing_mode(planted_home):
 async def test_the_backups_screen_takes_a_merge_back(planted_home):
     """A merge made earlier (here from the CLI's engine call) is undone from Backups (b):
     the confirmation says what restoring a merge does."""
-    from memexplorer.engine.merge import merge_facts, preview_merge
-    from memexplorer.screens.backups_screen import BackupsScreen, ConfirmRestore
+    from memexplorer.app.screens.backups_screen import BackupsScreen, ConfirmRestore
+    from memexplorer.operator.merge import merge_facts, preview_merge
 
     store = _store(planted_home)
     before = dump(store)

@@ -17,14 +17,14 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable
 from textual.worker import WorkerState
 
-from memexplorer.app import create_app
-from memexplorer.engine import duplicates
-from memexplorer.engine.duplicates_grouping import DuplicateFact
-from memexplorer.engine.progress import OperationCancelled
-from memexplorer.screens.duplicates_screen import DuplicatesScreen
-from memexplorer.screens.duplicates_search import DuplicatesSearch
-from memexplorer.screens.main_screen import MainScreen
-from memexplorer.screens.merge_modal import MergeModal
+from memexplorer.app.explorer_app import create_app
+from memexplorer.app.screens.duplicates_screen import DuplicatesScreen
+from memexplorer.app.screens.duplicates_search import DuplicatesSearch
+from memexplorer.app.screens.main_screen import MainScreen
+from memexplorer.app.screens.merge_modal import MergeModal
+from memexplorer.operator import duplicates
+from memexplorer.operator.duplicates_grouping import DuplicateFact
+from memexplorer.storage.progress import OperationCancelled
 
 WORDS = [f"word{i}" for i in range(32)]
 

@@ -10,7 +10,7 @@ import pytest
 from conftest import SIZE, keys, private_root
 from merge.planted import AGENT, build_graph_store
 
-from memexplorer.app import create_app
+from memexplorer.app.explorer_app import create_app
 
 #: The path the snapshots show for this run's planted home.
 SHOWN_PLANTED = "/tmp/memexplorer-snapshot-planted"

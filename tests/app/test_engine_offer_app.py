@@ -14,10 +14,10 @@ from conftest import SIZE, settle
 from old_stores import write_kuzu_0101_store
 from store_helpers import checksums
 
-from memexplorer.app import create_app
-from memexplorer.screens.engine_offer_modal import EngineOfferModal
-from memexplorer.widgets.node_table import NodeTable
-from memexplorer.widgets.stores_tree import StoreItem, StoresTree, TableItem
+from memexplorer.app.explorer_app import create_app
+from memexplorer.app.screens.engine_offer_modal import EngineOfferModal
+from memexplorer.app.widgets.node_table import NodeTable
+from memexplorer.app.widgets.stores_tree import StoreItem, StoresTree, TableItem
 
 COMMAND = "memexplorer engines add ladybug==0.17.1"
 

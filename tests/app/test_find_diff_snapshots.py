@@ -11,9 +11,9 @@ from conftest import SIZE, keys, settle
 from diff_exports import AFTER, BEFORE
 from textual.widgets import Input
 
-from memexplorer.app import create_app
-from memexplorer.engine.snapshots import take_snapshot
-from memexplorer.screens.diff_screen import DiffScreen
+from memexplorer.app.explorer_app import create_app
+from memexplorer.app.screens.diff_screen import DiffScreen
+from memexplorer.operator.snapshots import take_snapshot
 
 
 def test_find_results(snap_compare, snapshot_home):

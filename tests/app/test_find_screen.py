@@ -13,12 +13,12 @@ from conftest import SIZE, settle, settle_until
 from store_helpers import held_by_another_process
 from textual.widgets import DataTable, Input
 
-from memexplorer.app import create_app
-from memexplorer.engine import find as engine_find
-from memexplorer.screens import find_screen
-from memexplorer.screens.find_screen import FindScreen, short_key
-from memexplorer.screens.main_screen import MainScreen
-from memexplorer.screens.node_detail_screen import NodeDetailScreen
+from memexplorer.app.explorer_app import create_app
+from memexplorer.app.screens import find_screen
+from memexplorer.app.screens.find_screen import FindScreen, short_key
+from memexplorer.app.screens.main_screen import MainScreen
+from memexplorer.app.screens.node_detail_screen import NodeDetailScreen
+from memexplorer.operator import find as engine_find
 
 
 def _library_ids(home: Path, agent: str, key: str, text: str) -> list[str]:

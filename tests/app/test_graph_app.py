@@ -9,14 +9,14 @@ from conftest import SIZE, settle
 from graph_stores import HUB, HUB_EDGES, make_hub_store
 from test_snapshots import OPEN_FACTS
 
-from memexplorer.app import create_app
-from memexplorer.app_commands import commands_for
-from memexplorer.engine.exceptions import InvalidInputError
-from memexplorer.screens.graph_screen import GraphScreen
-from memexplorer.screens.help_screen import HelpScreen
-from memexplorer.screens.node_detail_screen import NodeDetailScreen
-from memexplorer.widgets.neighbourhood_graph import NeighbourhoodGraph
-from memexplorer.widgets.node_ref import NodeRef
+from memexplorer.app.app_commands import commands_for
+from memexplorer.app.explorer_app import create_app
+from memexplorer.app.screens.graph_screen import GraphScreen
+from memexplorer.app.screens.help_screen import HelpScreen
+from memexplorer.app.screens.node_detail_screen import NodeDetailScreen
+from memexplorer.app.widgets.neighbourhood_graph import NeighbourhoodGraph
+from memexplorer.app.widgets.node_ref import NodeRef
+from memexplorer.storage.exceptions import InvalidInputError
 
 
 @pytest.fixture

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from graph_stores import HUB, HUB_EDGES, make_hub_store
 
-from memexplorer.engine.browse import open_browser
-from memexplorer.engine.neighbourhood import NeighbourhoodReader, View
-from memexplorer.graph_drawing import BOX_HEIGHT, draw
+from memexplorer.app.graph_drawing import BOX_HEIGHT, draw
+from memexplorer.operator.browse import open_browser
+from memexplorer.operator.neighbourhood import NeighbourhoodReader, View
 
 
 @pytest.fixture(scope="module")

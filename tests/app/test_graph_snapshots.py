@@ -5,7 +5,7 @@ from __future__ import annotations
 from conftest import SIZE, keys
 from test_snapshots import OPEN_FACTS
 
-from memexplorer.app import create_app
+from memexplorer.app.explorer_app import create_app
 
 
 def test_graph_depth_one(snap_compare, snapshot_home):

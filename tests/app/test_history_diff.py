@@ -12,15 +12,15 @@ from conftest import SIZE, settle
 from diff_exports import AFTER, BEFORE
 from textual.widgets import DataTable
 
-from memexplorer.app import create_app
-from memexplorer.engine.clean import clean_store, clean_target
-from memexplorer.engine.clean_selection import Selection
-from memexplorer.engine.snapshots import take_snapshot
-from memexplorer.screens import diff_screen
-from memexplorer.screens.diff_screen import DiffScreen
-from memexplorer.screens.history_screen import HistoryScreen
-from memexplorer.screens.main_screen import MainScreen
-from memexplorer.screens.node_detail_screen import NodeDetailScreen
+from memexplorer.app.explorer_app import create_app
+from memexplorer.app.screens import diff_screen
+from memexplorer.app.screens.diff_screen import DiffScreen
+from memexplorer.app.screens.history_screen import HistoryScreen
+from memexplorer.app.screens.main_screen import MainScreen
+from memexplorer.app.screens.node_detail_screen import NodeDetailScreen
+from memexplorer.operator.clean import clean_store, clean_target
+from memexplorer.operator.clean_selection import Selection
+from memexplorer.operator.snapshots import take_snapshot
 
 
 def _store(home: Path) -> Path:

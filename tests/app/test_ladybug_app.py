@@ -14,11 +14,11 @@ from conftest import SIZE, settle
 from store_helpers import checksums
 from textual_fastdatatable import DataTable
 
-from memexplorer.app import create_app
-from memexplorer.screens.node_detail_screen import NodeDetailScreen
-from memexplorer.screens.query_screen import QueryScreen
-from memexplorer.widgets.node_table import NodeTable
-from memexplorer.widgets.stores_tree import AgentItem, StoreItem, StoresTree, TableItem
+from memexplorer.app.explorer_app import create_app
+from memexplorer.app.screens.node_detail_screen import NodeDetailScreen
+from memexplorer.app.screens.query_screen import QueryScreen
+from memexplorer.app.widgets.node_table import NodeTable
+from memexplorer.app.widgets.stores_tree import AgentItem, StoreItem, StoresTree, TableItem
 
 pytestmark = pytest.mark.skipif(
     find_spec("ladybug") is None and not os.environ.get("CI"),

@@ -15,12 +15,12 @@ from conftest import SIZE, settle
 from store_helpers import checksums
 from textual.widgets import DataTable
 
-from memexplorer.app import create_app
-from memexplorer.screens.node_detail_screen import NodeDetailScreen
-from memexplorer.screens.value_modal import ValueModal
-from memexplorer.widgets.node_ref import NodeRef
-from memexplorer.widgets.node_table import NodeTable
-from memexplorer.widgets.stores_tree import StoresTree, TableItem
+from memexplorer.app.explorer_app import create_app
+from memexplorer.app.screens.node_detail_screen import NodeDetailScreen
+from memexplorer.app.screens.value_modal import ValueModal
+from memexplorer.app.widgets.node_ref import NodeRef
+from memexplorer.app.widgets.node_table import NodeTable
+from memexplorer.app.widgets.stores_tree import StoresTree, TableItem
 
 pytestmark = pytest.mark.skipif(
     find_spec("ladybug") is None and not os.environ.get("CI"),

@@ -12,9 +12,9 @@ from conftest import SIZE, settle
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from memexplorer.app import MemExplorerApp, create_app
-from memexplorer.widgets.node_table import NodeTable
-from memexplorer.widgets.stores_tree import AgentItem, StoreItem, StoresTree, TableItem
+from memexplorer.app.explorer_app import MemExplorerApp, create_app
+from memexplorer.app.widgets.node_table import NodeTable
+from memexplorer.app.widgets.stores_tree import AgentItem, StoreItem, StoresTree, TableItem
 
 
 def _notices(app) -> list[str]:

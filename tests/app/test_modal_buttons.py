@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from textual.app import App
 
-from memexplorer.screens import confirm_modal
-from memexplorer.screens.confirm_modal import ConfirmModal
-from memexplorer.screens.modal_dialog import DIALOG_CSS
+from memexplorer.app.screens import confirm_modal
+from memexplorer.app.screens.confirm_modal import ConfirmModal
+from memexplorer.app.screens.modal_dialog import DIALOG_CSS
 
 
 class _Counting(ConfirmModal):

@@ -7,10 +7,10 @@ from datetime import date
 
 from conftest import SIZE, keys, settle
 
-from memexplorer.app import create_app
-from memexplorer.screens.backups_screen import BackupsScreen
-from memexplorer.screens.export_modal import ExportModal
-from memexplorer.screens.import_modal import ImportModal
+from memexplorer.app.explorer_app import create_app
+from memexplorer.app.screens.backups_screen import BackupsScreen
+from memexplorer.app.screens.export_modal import ExportModal
+from memexplorer.app.screens.import_modal import ImportModal
 
 
 def _ops_store(home):

@@ -10,11 +10,11 @@ import pytest
 from conftest import SIZE, settle
 from test_query_screen import STORES, ask, open_query, use_profile
 
-from memexplorer.app import create_app
-from memexplorer.profile_choices import ProfileChoices
-from memexplorer.screens.query_screen import QueryScreen
-from memexplorer.screens.why_not_screen import WhyNotScreen
-from memexplorer.widgets.missed_list import MissedList
+from memexplorer.app.explorer_app import create_app
+from memexplorer.app.profile_choices import ProfileChoices
+from memexplorer.app.screens.query_screen import QueryScreen
+from memexplorer.app.screens.why_not_screen import WhyNotScreen
+from memexplorer.app.widgets.missed_list import MissedList
 
 
 @pytest.fixture(autouse=True)

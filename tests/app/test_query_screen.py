@@ -10,19 +10,19 @@ from pathlib import Path
 import pytest
 from conftest import SIZE, settle
 
-from memexplorer.app import create_app
-from memexplorer.engine.exceptions import ReadOnlyStoreError
-from memexplorer.query_history import HistoryEntry, HistoryError, QueryHistory, data_folder
-from memexplorer.screens.error_modal import ErrorModal
-from memexplorer.screens.help_screen import HelpScreen
-from memexplorer.screens.main_screen import MainScreen
-from memexplorer.screens.node_detail_screen import NodeDetailScreen
-from memexplorer.screens.query_screen import QueryScreen
-from memexplorer.widgets.context_pane import ContextPane
-from memexplorer.widgets.history_list import HistoryList
-from memexplorer.widgets.node_table import NodeTable
-from memexplorer.widgets.query_results import QueryResults
-from memexplorer.widgets.stores_tree import AgentItem, StoresTree
+from memexplorer.app.explorer_app import create_app
+from memexplorer.app.screens.error_modal import ErrorModal
+from memexplorer.app.screens.help_screen import HelpScreen
+from memexplorer.app.screens.main_screen import MainScreen
+from memexplorer.app.screens.node_detail_screen import NodeDetailScreen
+from memexplorer.app.screens.query_screen import QueryScreen
+from memexplorer.app.widgets.context_pane import ContextPane
+from memexplorer.app.widgets.history_list import HistoryList
+from memexplorer.app.widgets.node_table import NodeTable
+from memexplorer.app.widgets.query_results import QueryResults
+from memexplorer.app.widgets.stores_tree import AgentItem, StoresTree
+from memexplorer.operator.query_history import HistoryEntry, HistoryError, QueryHistory, data_folder
+from memexplorer.storage.exceptions import ReadOnlyStoreError
 
 STORES = {
     "ops-agent": "home/.amplihack/hierarchical_memory/ops-agent/kuzu_db",

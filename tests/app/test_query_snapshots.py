@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from conftest import SIZE, keys
 
-from memexplorer.app import create_app
+from memexplorer.app.explorer_app import create_app
 
 # The cursor starts on the ops-agent store (one agent): q opens its query box.
 ASK = ("q", *"checkout-api replicas", "enter")

@@ -8,12 +8,12 @@ import pytest
 from conftest import SIZE, settle
 from store_helpers import checksums
 
-from memexplorer.app import create_app
-from memexplorer.engine.exceptions import WritesDisabledError
-from memexplorer.screens.confirm_modal import ConfirmModal
-from memexplorer.screens.error_modal import ErrorModal
-from memexplorer.screens.main_screen import MainScreen
-from memexplorer.screens.writing_modal import WritingModal
+from memexplorer.app.explorer_app import create_app
+from memexplorer.app.screens.confirm_modal import ConfirmModal
+from memexplorer.app.screens.error_modal import ErrorModal
+from memexplorer.app.screens.main_screen import MainScreen
+from memexplorer.app.screens.writing_modal import WritingModal
+from memexplorer.storage.exceptions import WritesDisabledError
 
 
 def _notes(app) -> list[str]:
@@ -80,7 +80,7 @@ async def test_past_the_app_s_notice_the_engine_s_gate_still_refuses(home, monke
     """Not just hidden keys: were the app to offer the switch anyway (its notice
     switched off here), the engine's write gate refuses and nothing changes."""
     monkeypatch.setenv("MEMEXPLORER_READ_ONLY", "1")
-    monkeypatch.setattr("memexplorer.session_mode.writes_disabled", lambda: False)
+    monkeypatch.setattr("memexplorer.app.session_mode.writes_disabled", lambda: False)
     before = checksums(home)
     app = create_app(home)
     async with app.run_test(size=SIZE) as pilot:

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from conftest import SIZE, settle
 
-from memexplorer.app import create_app
-from memexplorer.engine.browse import open_browser
-from memexplorer.engine.store_backup import write_store_backup
-from memexplorer.screens.backups_screen import BackupsScreen, ConfirmRestore
+from memexplorer.app.explorer_app import create_app
+from memexplorer.app.screens.backups_screen import BackupsScreen, ConfirmRestore
+from memexplorer.operator.browse import open_browser
+from memexplorer.operator.store_backup import write_store_backup
 
 OPS = "hierarchical_memory/ops-agent/kuzu_db"
 

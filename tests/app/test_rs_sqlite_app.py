@@ -8,10 +8,10 @@ import json
 
 from conftest import SIZE, settle
 
-from memexplorer.app import create_app
-from memexplorer.screens.node_detail_screen import NodeDetailScreen
-from memexplorer.widgets.node_table import NodeTable
-from memexplorer.widgets.stores_tree import AgentItem, StoreItem, StoresTree
+from memexplorer.app.explorer_app import create_app
+from memexplorer.app.screens.node_detail_screen import NodeDetailScreen
+from memexplorer.app.widgets.node_table import NodeTable
+from memexplorer.app.widgets.stores_tree import AgentItem, StoreItem, StoresTree
 
 FOLDER = "home/.amplihack/hierarchical_memory"
 
@@ -80,8 +80,8 @@ async def test_page_a_table_and_open_a_fact_with_its_edges(rust_sqlite_home):
 
 
 async def test_chains_of_an_agent_in_a_sqlite_store(rust_sqlite_home):
-    from memexplorer.screens.chain_screen import ChainScreen
-    from memexplorer.widgets.chain_timeline import ChainTimeline
+    from memexplorer.app.screens.chain_screen import ChainScreen
+    from memexplorer.app.widgets.chain_timeline import ChainTimeline
 
     app = create_app(rust_sqlite_home / FOLDER / "ops-agent.db")
     async with app.run_test(size=SIZE) as pilot:
@@ -97,8 +97,8 @@ async def test_chains_of_an_agent_in_a_sqlite_store(rust_sqlite_home):
 
 
 async def test_the_query_box_runs_the_agents_own_retrieval(rust_sqlite_home):
-    from memexplorer.screens.query_screen import QueryScreen
-    from memexplorer.widgets.missed_list import MissedList
+    from memexplorer.app.screens.query_screen import QueryScreen
+    from memexplorer.app.widgets.missed_list import MissedList
 
     store = rust_sqlite_home / FOLDER / "research-agent.db"
     app = create_app(store)
@@ -125,9 +125,9 @@ async def test_export_and_merge_import_through_the_modals(
 ):
     from textual.widgets import Input
 
-    from memexplorer.screens.export_modal import ExportModal
-    from memexplorer.screens.import_modal import ImportModal
-    from memexplorer.screens.main_screen import MainScreen
+    from memexplorer.app.screens.export_modal import ExportModal
+    from memexplorer.app.screens.import_modal import ImportModal
+    from memexplorer.app.screens.main_screen import MainScreen
 
     store = rust_sqlite_home / FOLDER / "ops-agent.db"
     app = create_app(store)
@@ -171,8 +171,8 @@ async def test_export_and_merge_import_through_the_modals(
 
 
 async def test_the_graph_view_draws_a_facts_neighbourhood(rust_sqlite_home):
-    from memexplorer.screens.graph_screen import GraphScreen
-    from memexplorer.widgets.neighbourhood_graph import NeighbourhoodGraph
+    from memexplorer.app.screens.graph_screen import GraphScreen
+    from memexplorer.app.widgets.neighbourhood_graph import NeighbourhoodGraph
 
     store = rust_sqlite_home / FOLDER / "ops-agent.db"
     app = create_app(store)
@@ -204,9 +204,9 @@ async def test_the_graph_view_draws_a_facts_neighbourhood(rust_sqlite_home):
 async def test_delete_a_fact_with_its_edges_then_undo(rust_sqlite_home):
     from rust_sqlite.rust_reference import canonical, rust_export
 
-    from memexplorer.screens.clean_modal import CleanModal
-    from memexplorer.screens.main_screen import MainScreen
-    from memexplorer.widgets.node_table import TableSource
+    from memexplorer.app.screens.clean_modal import CleanModal
+    from memexplorer.app.screens.main_screen import MainScreen
+    from memexplorer.app.widgets.node_table import TableSource
 
     home = rust_sqlite_home / "home/.amplihack"
     store = home / "hierarchical_memory/ops-agent.db"
@@ -239,7 +239,7 @@ async def test_delete_a_fact_with_its_edges_then_undo(rust_sqlite_home):
 async def test_the_console_runs_sql_on_the_store_read_only(rust_sqlite_home, rust_sqlite_manifest):
     from textual.widgets import TextArea
 
-    from memexplorer.screens.console_screen import ConsoleScreen
+    from memexplorer.app.screens.console_screen import ConsoleScreen
 
     store = rust_sqlite_home / FOLDER / "ops-agent.db"
     before = store.read_bytes()

@@ -13,14 +13,14 @@ from conftest import SIZE, settle
 from store_helpers import checksums
 from textual_fastdatatable import DataTable
 
-from memexplorer.app import create_app
-from memexplorer.engine.exceptions import LegacyStoreError
-from memexplorer.screens.chain_screen import ChainScreen
-from memexplorer.screens.error_modal import ErrorModal
-from memexplorer.screens.node_detail_screen import NodeDetailScreen
-from memexplorer.widgets.chain_timeline import ChainTimeline
-from memexplorer.widgets.node_table import NodeTable
-from memexplorer.widgets.stores_tree import StoreItem, StoresTree, TableItem
+from memexplorer.app.explorer_app import create_app
+from memexplorer.app.screens.chain_screen import ChainScreen
+from memexplorer.app.screens.error_modal import ErrorModal
+from memexplorer.app.screens.node_detail_screen import NodeDetailScreen
+from memexplorer.app.widgets.chain_timeline import ChainTimeline
+from memexplorer.app.widgets.node_table import NodeTable
+from memexplorer.app.widgets.stores_tree import StoreItem, StoresTree, TableItem
+from memexplorer.storage.exceptions import LegacyStoreError
 
 pytestmark = pytest.mark.skipif(
     find_spec("ladybug") is None and not os.environ.get("CI"),

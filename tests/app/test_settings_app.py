@@ -8,17 +8,17 @@ from pathlib import Path
 
 from conftest import SIZE, settle
 
-from memexplorer import cli
-from memexplorer.app import MemExplorerApp, create_app
-from memexplorer.commands import open_app
-from memexplorer.config import Config, load_config
-from memexplorer.screens.error_modal import ErrorModal
-from memexplorer.screens.help_screen import HelpScreen
-from memexplorer.screens.node_detail_screen import NodeDetailScreen
-from memexplorer.screens.value_modal import ValueModal, pretty_value
-from memexplorer.theme import THEME
-from memexplorer.widgets.node_table import NodeTable
-from memexplorer.widgets.stores_tree import AgentItem, StoresTree
+from memexplorer.app.config import Config, load_config
+from memexplorer.app.explorer_app import MemExplorerApp, create_app
+from memexplorer.app.screens.error_modal import ErrorModal
+from memexplorer.app.screens.help_screen import HelpScreen
+from memexplorer.app.screens.node_detail_screen import NodeDetailScreen
+from memexplorer.app.screens.value_modal import ValueModal, pretty_value
+from memexplorer.app.theme import THEME
+from memexplorer.app.widgets.node_table import NodeTable
+from memexplorer.app.widgets.stores_tree import AgentItem, StoresTree
+from memexplorer.cli import main as cli
+from memexplorer.cli.commands import open_app
 
 
 def _write(folder: Path, text: str) -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from conftest import SIZE, keys
 
-from memexplorer.app import create_app
-from memexplorer.config import Config
+from memexplorer.app.config import Config
+from memexplorer.app.explorer_app import create_app
 
 # Expand ops-agent, choose SemanticMemory (its second table).
 OPEN_FACTS = ("down", "enter", "down", "down", "enter")

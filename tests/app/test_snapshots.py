@@ -5,9 +5,9 @@ from __future__ import annotations
 from conftest import SIZE, keys, settle, settle_until
 from textual_fastdatatable import DataTable
 
-from memexplorer.app import create_app
-from memexplorer.engine.exceptions import StoreNotFoundError
-from memexplorer.widgets.node_table import NodeTable
+from memexplorer.app.explorer_app import create_app
+from memexplorer.app.widgets.node_table import NodeTable
+from memexplorer.storage.exceptions import StoreNotFoundError
 
 # Expand ops-agent, choose SemanticMemory (its second table).
 OPEN_FACTS = ("down", "enter", "down", "down", "enter")

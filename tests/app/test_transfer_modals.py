@@ -11,14 +11,14 @@ from conftest import SIZE, settle
 from store_helpers import checksums
 from textual.widgets import DataTable, Input
 
-from memexplorer.app import create_app
-from memexplorer.engine.backups import list_backups
-from memexplorer.engine.exceptions import ImportDataError, StoreNotFoundError
-from memexplorer.engine.transfer import export_agent_store
-from memexplorer.screens.export_modal import ExportModal
-from memexplorer.screens.import_modal import ImportModal
-from memexplorer.screens.main_screen import MainScreen
-from memexplorer.widgets.stores_tree import StoresTree
+from memexplorer.app.explorer_app import create_app
+from memexplorer.app.screens.export_modal import ExportModal
+from memexplorer.app.screens.import_modal import ImportModal
+from memexplorer.app.screens.main_screen import MainScreen
+from memexplorer.app.widgets.stores_tree import StoresTree
+from memexplorer.operator.backups import list_backups
+from memexplorer.operator.transfer import export_agent_store
+from memexplorer.storage.exceptions import ImportDataError, StoreNotFoundError
 
 
 def _ops(home: Path) -> Path:
@@ -236,7 +236,7 @@ async def test_a_missing_import_file_says_so_as_the_cli_does(home, tmp_path):
 
 
 async def test_the_chosen_export_format_reads_without_colour(home):
-    from memexplorer.widgets.marked_radio import MarkedRadioButton
+    from memexplorer.app.widgets.marked_radio import MarkedRadioButton
 
     app = create_app(home)
     async with app.run_test(size=SIZE) as pilot:

@@ -16,16 +16,16 @@ from conftest import SIZE, settle
 from store_helpers import checksums
 from textual.widgets import Input
 
-from memexplorer.app import create_app
-from memexplorer.engine.progress import OperationCancelled, TaskControl
-from memexplorer.engine.transfer import export_agent_store
-from memexplorer.screens import export_modal, import_modal
-from memexplorer.screens.error_modal import ErrorModal
-from memexplorer.screens.export_modal import ExportModal
-from memexplorer.screens.import_modal import ImportModal
-from memexplorer.screens.main_screen import MainScreen
-from memexplorer.widgets.path_suggester import complete_path
-from memexplorer.widgets.task_progress import TaskProgress
+from memexplorer.app.explorer_app import create_app
+from memexplorer.app.screens import export_modal, import_modal
+from memexplorer.app.screens.error_modal import ErrorModal
+from memexplorer.app.screens.export_modal import ExportModal
+from memexplorer.app.screens.import_modal import ImportModal
+from memexplorer.app.screens.main_screen import MainScreen
+from memexplorer.app.widgets.path_suggester import complete_path
+from memexplorer.app.widgets.task_progress import TaskProgress
+from memexplorer.operator.transfer import export_agent_store
+from memexplorer.storage.progress import OperationCancelled, TaskControl
 
 
 class Gate:

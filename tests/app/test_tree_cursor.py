@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from conftest import SIZE, settle
 
-from memexplorer.app import create_app
-from memexplorer.widgets.stores_tree import AgentItem, StoresTree, TableItem
+from memexplorer.app.explorer_app import create_app
+from memexplorer.app.widgets.stores_tree import AgentItem, StoresTree, TableItem
 
 RESEARCH = "hierarchical_memory/research-agent/kuzu_db"
 

@@ -11,14 +11,14 @@ from conftest import SIZE, settle
 from gate_helpers import gate_held_elsewhere, run_cli
 from store_helpers import checksums
 
-from memexplorer.app import create_app
-from memexplorer.engine.exceptions import StoreBusyError
-from memexplorer.engine.write_gate import gate_held, gate_lock_path
-from memexplorer.screens.clean_modal import CleanModal
-from memexplorer.screens.error_modal import ErrorModal
-from memexplorer.screens.main_screen import MainScreen
-from memexplorer.screens.writing_modal import WritingModal
-from memexplorer.widgets.node_table import TableSource
+from memexplorer.app.explorer_app import create_app
+from memexplorer.app.screens.clean_modal import CleanModal
+from memexplorer.app.screens.error_modal import ErrorModal
+from memexplorer.app.screens.main_screen import MainScreen
+from memexplorer.app.screens.writing_modal import WritingModal
+from memexplorer.app.widgets.node_table import TableSource
+from memexplorer.operator.write_gate import gate_held, gate_lock_path
+from memexplorer.storage.exceptions import StoreBusyError
 
 OPS = "hierarchical_memory/ops-agent/kuzu_db"
 

@@ -11,16 +11,16 @@ from conftest import SIZE, settle
 from store_helpers import checksums, held_by_another_process
 from textual.widgets import TextArea
 
-from memexplorer.app import create_app
-from memexplorer.engine.backups import list_backups
-from memexplorer.engine.exceptions import StoreLockedError
-from memexplorer.engine.graphdb import KuzuStore
-from memexplorer.screens.confirm_modal import ConfirmModal
-from memexplorer.screens.console_screen import ConsoleScreen
-from memexplorer.screens.error_modal import ErrorModal
-from memexplorer.screens.main_screen import MainScreen
-from memexplorer.screens.writing_modal import WritingModal
-from memexplorer.widgets.history_list import HistoryList
+from memexplorer.app.explorer_app import create_app
+from memexplorer.app.screens.confirm_modal import ConfirmModal
+from memexplorer.app.screens.console_screen import ConsoleScreen
+from memexplorer.app.screens.error_modal import ErrorModal
+from memexplorer.app.screens.main_screen import MainScreen
+from memexplorer.app.screens.writing_modal import WritingModal
+from memexplorer.app.widgets.history_list import HistoryList
+from memexplorer.operator.backups import list_backups
+from memexplorer.storage.exceptions import StoreLockedError
+from memexplorer.storage.graphdb import KuzuStore
 
 OPS = "hierarchical_memory/ops-agent/kuzu_db"
 ROWS = "MATCH (n:SemanticMemory) RETURN n.memory_id, n.concept, n.content ORDER BY n.memory_id"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from conftest import SIZE, keys, settle
 from textual.widgets import TextArea
 
-from memexplorer.app import create_app
+from memexplorer.app.explorer_app import create_app
 
 WRITE = "MATCH (n:SemanticMemory) WHERE n.concept = 'grafana' SET n.confidence = 0.5"
 

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from conftest import SIZE, settle
 
-from memexplorer.app import create_app
-from memexplorer.engine.backups import list_backups, restore_backup
-from memexplorer.engine.stores import sniff
-from memexplorer.screens.writing_modal import WritingModal
-from memexplorer.widgets.stores_tree import StoresTree
+from memexplorer.app.explorer_app import create_app
+from memexplorer.app.screens.writing_modal import WritingModal
+from memexplorer.app.widgets.stores_tree import StoresTree
+from memexplorer.operator.backups import list_backups, restore_backup
+from memexplorer.storage.stores import sniff
 
 pytestmark = pytest.mark.skipif(
     find_spec("ladybug") is None and not os.environ.get("CI"),

@@ -7,10 +7,10 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from memexplorer.engine.graph_rows import dump_graph
-from memexplorer.engine.graphdb import KuzuStore
-from memexplorer.engine.sqlite_rows import dump_sqlite
-from memexplorer.engine.stores import sniff
+from memexplorer.operator.graph_rows import dump_graph
+from memexplorer.operator.sqlite_rows import dump_sqlite
+from memexplorer.storage.graphdb import KuzuStore
+from memexplorer.storage.stores import sniff
 
 
 def dump_store(path: Path) -> dict[str, Any]:

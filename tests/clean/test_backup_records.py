@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from memexplorer import __version__
-from memexplorer.engine.backups import (
+from memexplorer.operator.backups import (
     BACKUP_FORMAT,
     BackupError,
     BadBackupError,
@@ -32,12 +32,12 @@ from memexplorer.engine.backups import (
     restore_backup,
     write_backup,
 )
-from memexplorer.engine.exceptions import (
+from memexplorer.operator.sqlite_rows import delete_rows, save_rows
+from memexplorer.storage.exceptions import (
     InvalidInputError,
     StoreLockedError,
     StoreNotFoundError,
 )
-from memexplorer.engine.sqlite_rows import delete_rows, save_rows
 
 
 @pytest.fixture

@@ -13,9 +13,9 @@ import json
 import kuzu
 import pytest
 
-from memexplorer.engine.backups import read_backup, restore_backup
-from memexplorer.engine.clean import clean_store, clean_target, preview_clean
-from memexplorer.engine.clean_selection import Selection
+from memexplorer.operator.backups import read_backup, restore_backup
+from memexplorer.operator.clean import clean_store, clean_target, preview_clean
+from memexplorer.operator.clean_selection import Selection
 
 from .dump import dump_store
 

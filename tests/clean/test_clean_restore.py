@@ -8,18 +8,18 @@ from pathlib import Path
 
 import pytest
 
-from memexplorer.engine.backups import (
+from memexplorer.operator.backups import (
     BackupError,
     list_backups,
     read_backup,
     restore_backup,
     write_backup,
 )
-from memexplorer.engine.clean import clean_store, clean_target, preview_clean
-from memexplorer.engine.clean_selection import BadSelectionError, Selection
-from memexplorer.engine.graph_rows import save_nodes
-from memexplorer.engine.graphdb import KuzuStore
-from memexplorer.engine.sqlite_rows import save_rows
+from memexplorer.operator.clean import clean_store, clean_target, preview_clean
+from memexplorer.operator.clean_selection import BadSelectionError, Selection
+from memexplorer.operator.graph_rows import save_nodes
+from memexplorer.operator.sqlite_rows import save_rows
+from memexplorer.storage.graphdb import KuzuStore
 
 from .dump import dump_store, row_count
 
@@ -110,7 +110,7 @@ def test_flat_stores_clean_by_session_and_restore(flat_store, tmp_path):
 
 
 def _sessions(flat_store):
-    from memexplorer.engine.flat_store import open_flat_store
+    from memexplorer.memory.flat_store import open_flat_store
 
     with open_flat_store((flat_store.backend, flat_store.path)) as store:
         return store.list_sessions()

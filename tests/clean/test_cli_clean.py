@@ -9,7 +9,7 @@ import sqlite3
 import pytest
 from store_helpers import checksums, held_by_another_process
 
-from memexplorer.cli import main
+from memexplorer.cli.main import main
 
 from .dump import dump_store
 

@@ -11,8 +11,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from memexplorer.engine.clean_selection import BadSelectionError, Selection, compile_glob
-from memexplorer.engine.exceptions import InvalidInputError
+from memexplorer.operator.clean_selection import BadSelectionError, Selection, compile_glob
+from memexplorer.storage.exceptions import InvalidInputError
 
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 

@@ -12,7 +12,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from memexplorer.engine.graph_open import open_graph_store
+from memexplorer.storage.graph_open import open_graph_store
 
 FACT_COLUMNS = ("memory_id", "concept", "content", "confidence", "source_id", "agent_id",
                 "tags", "metadata", "created_at", "entity_name")  # fmt: skip

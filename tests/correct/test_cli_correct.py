@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from gate_helpers import gate_held_elsewhere
 
-from memexplorer.cli import main
+from memexplorer.cli.main import main
 
 from .store_dump import dump_store
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memexplorer.engine.chains import fact_chain
-from memexplorer.engine.correct_read import correction_request, plan_correction
-from memexplorer.engine.correct_write import correct_fact
-from memexplorer.engine.graph_open import open_graph_store
+from memexplorer.operator.chains import fact_chain
+from memexplorer.operator.correct_read import correction_request, plan_correction
+from memexplorer.operator.correct_write import correct_fact
+from memexplorer.storage.graph_open import open_graph_store
 
 OPS = "home/.amplihack/hierarchical_memory/ops-agent/kuzu_db"
 #: The checkout-api replicas chain: 3, 5, 7, 6 replicas (temporal_index 1 to 4).

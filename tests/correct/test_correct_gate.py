@@ -12,18 +12,18 @@ from pathlib import Path
 import pytest
 from gate_helpers import gate_held_elsewhere
 
-from memexplorer.engine.backups import list_backups
-from memexplorer.engine.correct_plan import CorrectionRequest
-from memexplorer.engine.correct_read import correction_request, plan_correction
-from memexplorer.engine.correct_undo import undo_correction
-from memexplorer.engine.correct_write import CORRECTION_FILE, correct_fact
-from memexplorer.engine.exceptions import (
+from memexplorer.memory.hierarchical_memory import HierarchicalMemory
+from memexplorer.operator.backups import list_backups
+from memexplorer.operator.correct_plan import CorrectionRequest
+from memexplorer.operator.correct_read import correction_request, plan_correction
+from memexplorer.operator.correct_undo import undo_correction
+from memexplorer.operator.correct_write import CORRECTION_FILE, correct_fact
+from memexplorer.storage.exceptions import (
     StoreBusyError,
     StoreChangedError,
     StoreUpgradeRequired,
     WritesDisabledError,
 )
-from memexplorer.engine.hierarchical_memory import HierarchicalMemory
 
 from .store_dump import dump_store
 
@@ -57,7 +57,7 @@ def test_refused_when_writing_would_upgrade_the_store(
     plan = plan_correction(store, wish)
     # A newer ladybug installed: writing would rewrite the store in its version.
     monkeypatch.setattr(
-        "memexplorer.engine.upgrade_check.installed_ladybug_storage_version", lambda: 99
+        "memexplorer.storage.upgrade_check.installed_ladybug_storage_version", lambda: 99
     )
     before = store.read_bytes()
     with pytest.raises(StoreUpgradeRequired):

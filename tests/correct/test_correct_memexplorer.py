@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from memexplorer.engine.correct_read import correction_request, plan_correction
-from memexplorer.engine.correct_undo import undo_correction
-from memexplorer.engine.correct_write import correct_fact
-from memexplorer.engine.graph_open import open_graph_store
-from memexplorer.engine.hierarchical_memory import HierarchicalMemory
+from memexplorer.memory.hierarchical_memory import HierarchicalMemory
+from memexplorer.operator.correct_read import correction_request, plan_correction
+from memexplorer.operator.correct_undo import undo_correction
+from memexplorer.operator.correct_write import correct_fact
+from memexplorer.storage.graph_open import open_graph_store
 
 from .store_dump import dump_store, store_diff
 
@@ -97,7 +97,7 @@ def test_undo_puts_the_lowered_confidence_back(
 def test_the_chain_shows_the_correction_as_its_current_value(
     own_store: tuple[Path, dict[str, str]], tmp_path: Path
 ) -> None:
-    from memexplorer.engine.chains import fact_chain
+    from memexplorer.operator.chains import fact_chain
 
     store, ids = own_store
     wish = correction_request(AGENT, ids["five"], "checkout-api runs 7 replicas")
@@ -113,7 +113,7 @@ def test_the_chain_shows_the_correction_as_its_current_value(
 def test_the_demo_home_graph_db_is_memexplorer_s_own(tmp_path: Path) -> None:
     """The demo home's Kuzu graph_db stores are memexplorer's (amplihack-rs's graph_db is
     LadybugDB): the correction transitions from 12 to 10 and halves the old confidence."""
-    from memexplorer.engine.demo import write_demo_home
+    from memexplorer.operator.demo import write_demo_home
 
     home = write_demo_home(tmp_path / ".amplihack")
     store = home / "hierarchical_memory" / "ops-agent" / "graph_db"
@@ -138,7 +138,7 @@ def test_the_correction_writes_what_store_knowledge_writes(tmp_path: Path) -> No
     store_knowledge with the same call, on a copy, adds the same rows and edges."""
     import shutil
 
-    from memexplorer.engine.demo import write_demo_home
+    from memexplorer.operator.demo import write_demo_home
 
     home = write_demo_home(tmp_path / "a" / ".amplihack")
     store = home / "hierarchical_memory" / "ops-agent" / "graph_db"

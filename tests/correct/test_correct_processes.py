@@ -22,9 +22,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from memexplorer.cli import main
-from memexplorer.engine import correct_write
-from memexplorer.engine.backups import list_backups
+from memexplorer.cli.main import main
+from memexplorer.operator import correct_write
+from memexplorer.operator.backups import list_backups
 
 from .store_dump import dump_store, store_diff
 
@@ -48,8 +48,8 @@ HOLDER = (
 #: and one edge ("mid", inside the transaction) or once it committed ("committed").
 KILLER = """
 import os, signal, sys
-from memexplorer.cli import main
-from memexplorer.engine import correct_write
+from memexplorer.cli.main import main
+from memexplorer.operator import correct_write
 
 real, when = correct_write.open_for_writing, sys.argv[1]
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from memexplorer.cli import main
+from memexplorer.cli.main import main
 
 from .store_dump import dump_store
 
@@ -138,7 +138,7 @@ def test_the_undo_record_is_never_left_half_written(reference_stores, capsys):
 def test_a_crash_while_the_record_is_written_leaves_no_half_record(
     reference_stores, capsys, monkeypatch
 ):
-    from memexplorer.engine import correct_write
+    from memexplorer.operator import correct_write
 
     def dies_halfway(record, handle, **kwargs):
         handle.write(json.dumps(record)[:50])
@@ -183,8 +183,8 @@ def test_the_fact_is_stamped_when_it_is_written_not_when_it_was_previewed(refere
     import dataclasses
     from datetime import datetime
 
-    from memexplorer.engine.correct_read import correction_request, plan_correction
-    from memexplorer.engine.correct_write import correct_fact
+    from memexplorer.operator.correct_read import correction_request, plan_correction
+    from memexplorer.operator.correct_write import correct_fact
 
     store = reference_stores / OPS
     wish = dataclasses.replace(

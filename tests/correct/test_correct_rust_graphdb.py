@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from memexplorer.engine.correct_read import correction_request, plan_correction
-from memexplorer.engine.correct_write import correct_fact
-from memexplorer.engine.exceptions import StoreUpgradeRequired
-from memexplorer.engine.graph_open import open_graph_store
+from memexplorer.operator.correct_read import correction_request, plan_correction
+from memexplorer.operator.correct_write import correct_fact
+from memexplorer.storage.exceptions import StoreUpgradeRequired
+from memexplorer.storage.graph_open import open_graph_store
 
 from .store_dump import dump_store, store_diff
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from memexplorer.engine.correct_read import correction_request, plan_correction
-from memexplorer.engine.correct_write import correct_fact
+from memexplorer.operator.correct_read import correction_request, plan_correction
+from memexplorer.operator.correct_write import correct_fact
 
 from .store_dump import dump_store, store_diff
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from diff_exports import AFTER, BEFORE
 
-from memexplorer.cli import main
+from memexplorer.cli.main import main
 
 HOME = "home/.amplihack"
 

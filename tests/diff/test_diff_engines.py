@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from memexplorer.cli import main
-from memexplorer.engine.clean import clean_store, clean_target
-from memexplorer.engine.clean_selection import Selection
-from memexplorer.engine.diff_report import diff_memory
+from memexplorer.cli.main import main
+from memexplorer.operator.clean import clean_store, clean_target
+from memexplorer.operator.clean_selection import Selection
+from memexplorer.operator.diff_report import diff_memory
 
 #: CI installs the extra: there a missing ladybug fails the test instead of skipping it.
 needs_ladybug = pytest.mark.skipif(

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from diff_exports import AFTER, BEFORE, export, fact, supersedes
 
-from memexplorer.engine.diff_report import diff_memory
-from memexplorer.engine.exceptions import InvalidInputError
+from memexplorer.operator.diff_report import diff_memory
+from memexplorer.storage.exceptions import InvalidInputError
 
 
 def _write(folder: Path, name: str, data: dict) -> Path:

@@ -8,11 +8,11 @@ import json
 import shutil
 from pathlib import Path
 
-from memexplorer.cli import main
-from memexplorer.engine.clean import clean_store, clean_target
-from memexplorer.engine.clean_selection import Selection
-from memexplorer.engine.diff_report import diff_memory
-from memexplorer.engine.store_backup import write_closed_store_backup
+from memexplorer.cli.main import main
+from memexplorer.operator.clean import clean_store, clean_target
+from memexplorer.operator.clean_selection import Selection
+from memexplorer.operator.diff_report import diff_memory
+from memexplorer.operator.store_backup import write_closed_store_backup
 
 HOME = "home/.amplihack"
 STORE = f"{HOME}/hierarchical_memory/ops-agent/kuzu_db"

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from memexplorer.engine.chains import agent_chains, fact_chain
-from memexplorer.engine.exceptions import InvalidInputError
-from memexplorer.engine.graphdb import open_kuzu
-from memexplorer.engine.hierarchical_memory import HierarchicalMemory
+from memexplorer.memory.hierarchical_memory import HierarchicalMemory
+from memexplorer.operator.chains import agent_chains, fact_chain
+from memexplorer.storage.exceptions import InvalidInputError
+from memexplorer.storage.graphdb import open_kuzu
 
 HIERARCHICAL = "home/.amplihack/hierarchical_memory"
 REFERENCE_AGENTS = [

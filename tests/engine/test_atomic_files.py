@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from memexplorer.engine import atomic_files
-from memexplorer.engine.atomic_files import (
+from memexplorer.storage import atomic_files
+from memexplorer.storage.atomic_files import (
     atomic_file,
     publish_folder,
     replace_file,

@@ -8,9 +8,9 @@ import sqlite3
 import pytest
 from store_helpers import checksums
 
-from memexplorer.engine.audit import NEEDLES, audit_paths, audit_store, mask_secrets
-from memexplorer.engine.graphdb import KuzuStore
-from memexplorer.engine.security import SECRET_PATTERNS, find_secrets
+from memexplorer.memory.security import SECRET_PATTERNS, find_secrets
+from memexplorer.operator.audit import NEEDLES, audit_paths, audit_store, mask_secrets
+from memexplorer.storage.graphdb import KuzuStore
 
 #: One fake secret per pattern row, in the surroundings it needs.
 EXAMPLES = [

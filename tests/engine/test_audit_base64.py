@@ -13,12 +13,12 @@ from importlib.util import find_spec
 import pytest
 from store_helpers import checksums
 
-from memexplorer.engine.audit import audit_paths, audit_store
-from memexplorer.engine.backups import restore_backup
-from memexplorer.engine.graph_open import open_graph_store
-from memexplorer.engine.graphdb import KuzuStore
-from memexplorer.engine.redaction import redact_findings
-from memexplorer.engine.stored_json import decode_stored_json, stored_json_text
+from memexplorer.operator.audit import audit_paths, audit_store
+from memexplorer.operator.backups import restore_backup
+from memexplorer.operator.redaction import redact_findings
+from memexplorer.storage.graph_open import open_graph_store
+from memexplorer.storage.graphdb import KuzuStore
+from memexplorer.storage.stored_json import decode_stored_json, stored_json_text
 
 HIERARCHICAL = "home/.amplihack/hierarchical_memory/ops-agent/ladybug_db"
 COGNITIVE = "cognitive_db"

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from store_helpers import checksums
 
-from memexplorer.engine.browse import PageQuery, open_browser
-from memexplorer.engine.exceptions import InvalidInputError
+from memexplorer.operator.browse import PageQuery, open_browser
+from memexplorer.storage.exceptions import InvalidInputError
 
 OPS = "home/.amplihack/hierarchical_memory/ops-agent/kuzu_db"
 

@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from memexplorer.engine.chains import (
+from memexplorer.memory.hierarchical_memory import HierarchicalMemory
+from memexplorer.operator.chains import (
     MAX_CYCLES,
     ChainEdges,
     ChainStep,
@@ -24,8 +25,7 @@ from memexplorer.engine.chains import (
     entity_chains,
     fact_chain,
 )
-from memexplorer.engine.graphdb import open_kuzu
-from memexplorer.engine.hierarchical_memory import HierarchicalMemory
+from memexplorer.storage.graphdb import open_kuzu
 
 AGENT = "shaper"
 

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-from memexplorer.engine.agent_memory import agent_store_path, open_agent_memory
-from memexplorer.engine.chains import entity_chains, fact_chain
-from memexplorer.engine.exceptions import (
+from memexplorer.memory.hierarchical_memory import HierarchicalMemory
+from memexplorer.operator.agent_memory import agent_store_path, open_agent_memory
+from memexplorer.operator.chains import entity_chains, fact_chain
+from memexplorer.storage.exceptions import (
     AgentNameError,
     InvalidInputError,
     NotAStoreError,
     StoreNotFoundError,
 )
-from memexplorer.engine.hierarchical_memory import HierarchicalMemory
 
 OPS = "home/.amplihack/hierarchical_memory/ops-agent"
 

@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from memexplorer.engine import graph_open
-from memexplorer.engine.exceptions import CheckpointInProgressError, StoreLockedError
-from memexplorer.engine.graph_open import open_graph_store
-from memexplorer.engine.graph_store import translate_open_error
+from memexplorer.storage import graph_open
+from memexplorer.storage.exceptions import CheckpointInProgressError, StoreLockedError
+from memexplorer.storage.graph_open import open_graph_store
+from memexplorer.storage.graph_store import translate_open_error
 
 KUZU_WORDS = (
     "Runtime exception: Couldn't replay shadow pages under read-only mode. "

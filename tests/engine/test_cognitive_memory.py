@@ -7,10 +7,9 @@ from datetime import datetime
 
 import pytest
 
-from memexplorer.engine import cognitive_memory as cm
-from memexplorer.engine.cognitive_memory import CognitiveMemory
-from memexplorer.engine.exceptions import InvalidInputError
-from memexplorer.engine.memory_types import (
+from memexplorer.memory import cognitive_memory as cm
+from memexplorer.memory.cognitive_memory import CognitiveMemory
+from memexplorer.memory.memory_types import (
     ConsolidatedEpisode,
     EpisodicMemory,
     MemoryCategory,
@@ -20,6 +19,7 @@ from memexplorer.engine.memory_types import (
     SensoryItem,
     WorkingMemorySlot,
 )
+from memexplorer.storage.exceptions import InvalidInputError
 
 
 @pytest.fixture

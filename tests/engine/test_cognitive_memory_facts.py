@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from memexplorer.engine.cognitive_memory import (
+from memexplorer.memory.cognitive_memory import (
     GRAPH_FETCH_MULTIPLIER,
     MAX_SEARCH_KEYWORDS,
     CognitiveMemory,
 )
-from memexplorer.engine.cognitive_search import query_keywords, tokenize
-from memexplorer.engine.exceptions import InvalidInputError
-from memexplorer.engine.memory_types import SemanticFact
+from memexplorer.memory.cognitive_search import query_keywords, tokenize
+from memexplorer.memory.memory_types import SemanticFact
+from memexplorer.storage.exceptions import InvalidInputError
 
 
 @pytest.fixture

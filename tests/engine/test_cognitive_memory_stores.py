@@ -10,8 +10,8 @@ from importlib.util import find_spec
 
 import pytest
 
-from memexplorer.engine.cognitive_memory import CognitiveMemory
-from memexplorer.engine.exceptions import (
+from memexplorer.memory.cognitive_memory import CognitiveMemory
+from memexplorer.storage.exceptions import (
     AgentNameError,
     CorruptStoreError,
     NotAStoreError,
@@ -21,7 +21,7 @@ from memexplorer.engine.exceptions import (
     StoreNotFoundError,
     UnsupportedEngineError,
 )
-from memexplorer.engine.shared_graph import open_count
+from memexplorer.storage.shared_graph import open_count
 
 from .test_stores import held_by_another_process
 

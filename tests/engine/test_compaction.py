@@ -12,14 +12,14 @@ import pyarrow as pa
 import pytest
 from store_helpers import checksums
 
-import memexplorer.engine.compaction as compaction
-from memexplorer.cli import main
-from memexplorer.engine.compaction import compact_graph_store
-from memexplorer.engine.exceptions import CompactionError, MemoryError
-from memexplorer.engine.graph_open import open_graph_store
-from memexplorer.engine.graph_schema_copy import catalog_snapshot
-from memexplorer.engine.graphdb import KuzuStore
-from memexplorer.engine.row_digest import store_digest
+import memexplorer.operator.compaction as compaction
+from memexplorer.cli.main import main
+from memexplorer.operator.compaction import compact_graph_store
+from memexplorer.operator.row_digest import store_digest
+from memexplorer.storage.exceptions import CompactionError, MemoryError
+from memexplorer.storage.graph_open import open_graph_store
+from memexplorer.storage.graph_schema_copy import catalog_snapshot
+from memexplorer.storage.graphdb import KuzuStore
 
 KUZU_STORES = [
     "cognitive_db",

@@ -13,13 +13,13 @@ import pytest
 from gate_helpers import gate_held_elsewhere
 from store_helpers import checksums
 
-import memexplorer.engine.compaction as compaction
-from memexplorer.cli import main
-from memexplorer.engine.audit import audit_store
-from memexplorer.engine.exceptions import StoreChangedError, WritesDisabledError
-from memexplorer.engine.redaction import redact_findings
-from memexplorer.engine.store_compaction import compact_store
-from memexplorer.engine.write_gate import READ_ONLY_ENV, gate_held
+import memexplorer.operator.compaction as compaction
+from memexplorer.cli.main import main
+from memexplorer.operator.audit import audit_store
+from memexplorer.operator.redaction import redact_findings
+from memexplorer.operator.store_compaction import compact_store
+from memexplorer.operator.write_gate import READ_ONLY_ENV, gate_held
+from memexplorer.storage.exceptions import StoreChangedError, WritesDisabledError
 
 OPS = "home/.amplihack/hierarchical_memory/ops-agent/kuzu_db"
 

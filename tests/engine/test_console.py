@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from store_helpers import checksums
 
-from memexplorer.engine.browse import open_browser
-from memexplorer.engine.console import run_console_query
-from memexplorer.engine.exceptions import InvalidInputError, ReadOnlyStoreError
-from memexplorer.engine.graphdb import QueryError
+from memexplorer.operator.browse import open_browser
+from memexplorer.operator.console import run_console_query
+from memexplorer.storage.exceptions import InvalidInputError, ReadOnlyStoreError
+from memexplorer.storage.graphdb import QueryError
 
 OPS = "home/.amplihack/hierarchical_memory/ops-agent/kuzu_db"
 EXPERIENCES = "home/.amplihack/memory/ops-agent/experiences.db"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memexplorer.engine.console import statement_writes
+from memexplorer.operator.console import statement_writes
 
 READS = [
     ("MATCH (n:SemanticMemory) RETURN n.concept LIMIT 5", "kuzu"),

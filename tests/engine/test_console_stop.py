@@ -14,10 +14,10 @@ from contextlib import contextmanager
 
 import pytest
 
-from memexplorer.engine.browse import open_browser
-from memexplorer.engine.console import run_console_query
-from memexplorer.engine.console_run import ConsoleStopped, QueryProcess
-from memexplorer.engine.graph_store import QueryError
+from memexplorer.operator.browse import open_browser
+from memexplorer.operator.console import run_console_query
+from memexplorer.operator.console_run import ConsoleStopped, QueryProcess
+from memexplorer.storage.graph_store import QueryError
 
 OPS = "home/.amplihack/hierarchical_memory/ops-agent/kuzu_db"
 RUNAWAY = "UNWIND range(1, 2000000000) AS x RETURN x"

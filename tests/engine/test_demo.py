@@ -10,17 +10,17 @@ from pathlib import Path
 
 import pytest
 
-from memexplorer.engine import demo
-from memexplorer.engine.agent_memory import open_agent_memory
-from memexplorer.engine.audit import audit_paths
-from memexplorer.engine.chains import fact_chain
-from memexplorer.engine.cognitive_memory import CognitiveMemory
-from memexplorer.engine.connector import MemoryConnector
-from memexplorer.engine.demo import write_demo_home
-from memexplorer.engine.flat_memory import SqliteFlatStore
-from memexplorer.engine.inspection import summarize_store
-from memexplorer.engine.sqlite_readonly import open_sqlite_readonly
-from memexplorer.engine.stores import find_stores
+from memexplorer.memory.cognitive_memory import CognitiveMemory
+from memexplorer.memory.connector import MemoryConnector
+from memexplorer.memory.flat_memory import SqliteFlatStore
+from memexplorer.memory.inspection import summarize_store
+from memexplorer.operator import demo
+from memexplorer.operator.agent_memory import open_agent_memory
+from memexplorer.operator.audit import audit_paths
+from memexplorer.operator.chains import fact_chain
+from memexplorer.operator.demo import write_demo_home
+from memexplorer.storage.sqlite_readonly import open_sqlite_readonly
+from memexplorer.storage.stores import find_stores
 
 COGNITIVE = "cognitive_memory/ops-agent/cognitive_db"
 

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memexplorer.engine.exceptions import InvalidExperienceError, MemoryError
-from memexplorer.engine.experience import Experience, ExperienceType
+from memexplorer.memory.experience import Experience, ExperienceType
+from memexplorer.storage.exceptions import InvalidExperienceError, MemoryError
 
 ID_FORMAT = re.compile(r"^exp_\d{8}_\d{6}_[0-9a-f]{6}$")
 NOON = datetime(2026, 2, 14, 12, 30, 45, 123456)

@@ -8,10 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from memexplorer.engine.connector import MemoryConnector
-from memexplorer.engine.exceptions import InvalidExperienceError, SchemaMismatchError
-from memexplorer.engine.experience import ExperienceType
-from memexplorer.engine.experience_layouts import (
+from memexplorer.memory.connector import MemoryConnector
+from memexplorer.memory.experience import ExperienceType
+from memexplorer.memory.experience_layouts import (
     AMPLIHACK_COLUMNS,
     SEED004_COLUMNS,
     Seed004Experience,
@@ -22,8 +21,9 @@ from memexplorer.engine.experience_layouts import (
     read_seed004,
     seed004_agent,
 )
-from memexplorer.engine.graphdb import KuzuStore
-from memexplorer.engine.inspection import summarize_store
+from memexplorer.memory.inspection import summarize_store
+from memexplorer.storage.exceptions import InvalidExperienceError, SchemaMismatchError
+from memexplorer.storage.graphdb import KuzuStore
 from tests.store_helpers import checksums
 
 T0 = datetime(2026, 3, 1, 9, 0, 0)
@@ -219,7 +219,7 @@ def test_stats_reports_the_layout(seed004_store: Path) -> None:
 
 
 def test_stats_on_stores_this_engine_writes(tmp_path: Path) -> None:
-    from memexplorer.engine.experience import Experience
+    from memexplorer.memory.experience import Experience
 
     for backend in ("sqlite", "kuzu"):
         with MemoryConnector("writer", storage_path=tmp_path, backend=backend) as connector:

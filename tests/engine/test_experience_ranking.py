@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from memexplorer.engine.exceptions import InvalidInputError
-from memexplorer.engine.experience import Experience, ExperienceType
-from memexplorer.engine.store import ExperienceStore
+from memexplorer.memory.experience import Experience, ExperienceType
+from memexplorer.memory.store import ExperienceStore
+from memexplorer.storage.exceptions import InvalidInputError
 
 NOW = datetime.now().replace(microsecond=0)
 #: (name, context, tags, hours ago); context lengths 18, 9, 30, 18, 12.

@@ -7,15 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from memexplorer.engine.connector import MemoryConnector
-from memexplorer.engine.exceptions import (
+from memexplorer.memory.connector import MemoryConnector
+from memexplorer.memory.experience import Experience, ExperienceType
+from memexplorer.memory.security import AgentCapabilities, ScopeLevel, SecureMemoryBackend
+from memexplorer.memory.store import ExperienceStore
+from memexplorer.storage.exceptions import (
     InvalidExperienceError,
     MemoryError,
     MemoryQuotaExceededError,
 )
-from memexplorer.engine.experience import Experience, ExperienceType
-from memexplorer.engine.security import AgentCapabilities, ScopeLevel, SecureMemoryBackend
-from memexplorer.engine.store import ExperienceStore
 from tests.store_helpers import checksums
 
 NOW = datetime.now()

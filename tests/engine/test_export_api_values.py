@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import json
 
-from memexplorer.engine.hierarchical_memory import HierarchicalMemory
-from memexplorer.engine.transfer import import_agent_store
+from memexplorer.memory.hierarchical_memory import HierarchicalMemory
+from memexplorer.operator.transfer import import_agent_store
 
 AGENT = "values-agent"
 

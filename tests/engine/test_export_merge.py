@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 
-from memexplorer.engine.export_merge import merged, spill
+from memexplorer.memory.export_merge import merged, spill
 
 AWKWARD = ["plain", "tab\there", "new\nline", "é-accent", "", 'quote"d', "back\\slash", "\x00"]
 
@@ -55,8 +55,8 @@ def test_run_files_are_private(tmp_path):
 def test_record_text_is_what_json_dumps_writes():
     """export_text assembles each record's text from the row; json.dumps of the record
     written out by hand here is the answer."""
-    from memexplorer.engine.export_schema import EDGE_SPECS
-    from memexplorer.engine.export_text import StoredText, edge_text, semantic_text
+    from memexplorer.memory.export_schema import EDGE_SPECS
+    from memexplorer.memory.export_text import StoredText, edge_text, semantic_text
 
     tags, metadata = StoredText([]), StoredText({})
     row = ["f-\u00e9\"1", None, "tab\tand \U0001f600", None, "", '["a", "b"]', "not json",

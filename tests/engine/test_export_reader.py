@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from memexplorer.engine import export_reader
-from memexplorer.engine.exceptions import ImportDataError
-from memexplorer.engine.export_reader import iter_export
+from memexplorer.memory import export_reader
+from memexplorer.memory.export_reader import iter_export
+from memexplorer.storage.exceptions import ImportDataError
 
 
 def _export(facts: int) -> dict:

@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from memexplorer.engine.export_pages import node_pages
-from memexplorer.engine.graph_store import QueryError
-from memexplorer.engine.graphdb import KuzuStore
-from memexplorer.engine.hierarchical_memory import HierarchicalMemory
-from memexplorer.engine.memory_budget import set_memory_budget
-from memexplorer.engine.transfer import export_agent_store
+from memexplorer.memory.export_pages import node_pages
+from memexplorer.memory.hierarchical_memory import HierarchicalMemory
+from memexplorer.operator.transfer import export_agent_store
+from memexplorer.storage.graph_store import QueryError
+from memexplorer.storage.graphdb import KuzuStore
+from memexplorer.storage.memory_budget import set_memory_budget
 
 FACTS = 3_000
 BUDGET = "16M"

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from memexplorer.engine.browse import PageQuery, open_browser
-from memexplorer.engine.graph_counts import agent_counts
-from memexplorer.engine.graph_open import open_graph_store
+from memexplorer.operator.browse import PageQuery, open_browser
+from memexplorer.storage.graph_counts import agent_counts
+from memexplorer.storage.graph_open import open_graph_store
 
 ENGINES = [
     "kuzu",

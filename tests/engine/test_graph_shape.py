@@ -8,10 +8,10 @@ import json
 
 import pytest
 
-from memexplorer.cli import main
-from memexplorer.engine.exceptions import ImportDataError
-from memexplorer.engine.graph_shape import from_graph_shape, is_graph_shape, to_graph_shape
-from memexplorer.engine.hierarchical_memory import HierarchicalMemory
+from memexplorer.cli.main import main
+from memexplorer.memory.hierarchical_memory import HierarchicalMemory
+from memexplorer.storage.exceptions import ImportDataError
+from memexplorer.storage.graph_shape import from_graph_shape, is_graph_shape, to_graph_shape
 
 FACT = {"memory_id": "f1", "concept": "c", "content": "x", "confidence": 0.5, "source_id": "e1",
         "tags": ["t"], "metadata": {"k": 1}, "created_at": "1", "entity_name": ""}  # fmt: skip

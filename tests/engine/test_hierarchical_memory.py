@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from memexplorer.engine.exceptions import AgentNameError, ReadOnlyStoreError
-from memexplorer.engine.hierarchical_memory import (
+from memexplorer.memory.hierarchical_memory import (
     HierarchicalMemory,
     KnowledgeSubgraph,
     MemoryCategory,
     MemoryClassifier,
 )
+from memexplorer.storage.exceptions import AgentNameError, ReadOnlyStoreError
 
 VALUES = (3, 4, 6, 8, 12)
 

@@ -9,12 +9,12 @@ import json
 
 import pytest
 
-from memexplorer.cli import main
-from memexplorer.engine import import_check_child, import_spill, import_stream_write
-from memexplorer.engine.exceptions import ImportDataError
-from memexplorer.engine.memory_budget import ImportSizes, import_sizes, set_memory_budget
-from memexplorer.engine.transfer import import_agent_store
-from memexplorer.engine.transfer_common import agent_counts
+from memexplorer.cli.main import main
+from memexplorer.memory import import_check_child, import_spill, import_stream_write
+from memexplorer.operator.transfer import import_agent_store
+from memexplorer.operator.transfer_common import agent_counts
+from memexplorer.storage.exceptions import ImportDataError
+from memexplorer.storage.memory_budget import ImportSizes, import_sizes, set_memory_budget
 
 MiB = 1024 * 1024
 AGENT = "budget-agent"

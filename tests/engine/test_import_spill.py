@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 
-from memexplorer.engine import import_spill
-from memexplorer.engine.export_schema import EDGE_SPECS
-from memexplorer.engine.import_spill import RowSpill
+from memexplorer.memory import import_spill
+from memexplorer.memory.export_schema import EDGE_SPECS
+from memexplorer.memory.import_spill import RowSpill
 
 
 def test_memory_holds_at_most_a_batch_and_every_row_comes_back(tmp_path, monkeypatch):

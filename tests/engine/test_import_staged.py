@@ -11,9 +11,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from memexplorer.engine import atomic_files
-from memexplorer.engine.graphdb import KuzuStore
-from memexplorer.engine.transfer import import_agent_store
+from memexplorer.operator.transfer import import_agent_store
+from memexplorer.storage import atomic_files
+from memexplorer.storage.graphdb import KuzuStore
 
 OPS = "home/.amplihack/hierarchical_memory/ops-agent/kuzu_db"
 EXPORT = "exports/ops-agent.export_to_json.json"

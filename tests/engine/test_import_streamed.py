@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from store_helpers import checksums
 
-from memexplorer.engine import import_spill, import_stream_write
-from memexplorer.engine.exceptions import ImportDataError
-from memexplorer.engine.memory_budget import ImportSizes
-from memexplorer.engine.transfer import import_agent_store
-from memexplorer.engine.transfer_common import agent_counts
+from memexplorer.memory import import_spill, import_stream_write
+from memexplorer.operator.transfer import import_agent_store
+from memexplorer.operator.transfer_common import agent_counts
+from memexplorer.storage.exceptions import ImportDataError
+from memexplorer.storage.memory_budget import ImportSizes
 
 AGENT = "stream-agent"
 FACTS = 3000

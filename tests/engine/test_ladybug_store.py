@@ -20,8 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from memexplorer.engine import worker_process
-from memexplorer.engine.exceptions import (
+from memexplorer.memory.hierarchical_memory import HierarchicalMemory
+from memexplorer.storage import worker_process
+from memexplorer.storage.exceptions import (
     CorruptStoreError,
     EngineWorkerError,
     ReadOnlyStoreError,
@@ -29,12 +30,11 @@ from memexplorer.engine.exceptions import (
     StoreUpgradeRequired,
     UnsupportedEngineError,
 )
-from memexplorer.engine.graph_open import open_graph_store
-from memexplorer.engine.graph_store import QueryError
-from memexplorer.engine.graphdb import KuzuStore
-from memexplorer.engine.hierarchical_memory import HierarchicalMemory
-from memexplorer.engine.ladybug_store import LadybugStore
-from memexplorer.engine.stores import sniff
+from memexplorer.storage.graph_open import open_graph_store
+from memexplorer.storage.graph_store import QueryError
+from memexplorer.storage.graphdb import KuzuStore
+from memexplorer.storage.ladybug_store import LadybugStore
+from memexplorer.storage.stores import sniff
 
 # CI installs the extra: there a missing ladybug fails these tests instead of skipping them.
 pytestmark = pytest.mark.skipif(
@@ -226,7 +226,7 @@ def test_locked_store_names_the_other_process(lbug: Path):
         import subprocess
 
         code = (
-            "from memexplorer.engine.graph_open import open_graph_store as o\n"
+            "from memexplorer.storage.graph_open import open_graph_store as o\n"
             f"o({str(lbug)!r}, read_only=False)"
         )
         result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

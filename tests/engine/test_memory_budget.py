@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from memexplorer.engine.exceptions import InvalidInputError
-from memexplorer.engine.memory_budget import (
+from memexplorer.storage.exceptions import InvalidInputError
+from memexplorer.storage.memory_budget import (
     buffer_pool_bytes,
     page_rows,
     parse_memory,

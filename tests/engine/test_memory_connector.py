@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from memexplorer.engine.connector import MemoryConnector
-from memexplorer.engine.exceptions import (
+from memexplorer.memory.connector import MemoryConnector
+from memexplorer.memory.experience import Experience, ExperienceType
+from memexplorer.storage.exceptions import (
     CorruptStoreError,
     InvalidExperienceError,
     MemoryError,
@@ -21,7 +22,6 @@ from memexplorer.engine.exceptions import (
     StoreLockedError,
     StorePermissionError,
 )
-from memexplorer.engine.experience import Experience, ExperienceType
 from tests.store_helpers import checksums, held_by_another_process
 
 BACKENDS = ("sqlite", "kuzu")
@@ -219,8 +219,8 @@ RESTART = """
 import sys
 from datetime import datetime
 from pathlib import Path
-from memexplorer.engine.connector import MemoryConnector
-from memexplorer.engine.experience import Experience, ExperienceType
+from memexplorer.memory.connector import MemoryConnector
+from memexplorer.memory.experience import Experience, ExperienceType
 with MemoryConnector("a", storage_path=Path(sys.argv[1]), backend=sys.argv[2]) as c:
     if sys.argv[3] == "write":
         c.store_experience(Experience(ExperienceType.INSIGHT, "from another process", "ok", 0.7,

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from graph_stores import BRANCHING, HUB, HUB_EDGES, make_hub_store
 
-from memexplorer.engine.browse import open_browser
-from memexplorer.engine.exceptions import InvalidInputError
-from memexplorer.engine.neighbourhood import NeighbourhoodReader, View, node_id
+from memexplorer.operator.browse import open_browser
+from memexplorer.operator.neighbourhood import NeighbourhoodReader, View, node_id
+from memexplorer.storage.exceptions import InvalidInputError
 
 
 @pytest.fixture(scope="module")

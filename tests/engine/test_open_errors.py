@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memexplorer.engine.exceptions import CorruptStoreError, StoreLockedError
-from memexplorer.engine.graph_store import translate_open_error
+from memexplorer.storage.exceptions import CorruptStoreError, StoreLockedError
+from memexplorer.storage.graph_store import translate_open_error
 
 STORE = Path("/home/op/.amplihack/hierarchical_memory/ops-agent/graph_db")
 

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memexplorer.engine.experience import Experience, ExperienceType
-from memexplorer.engine.pattern_recognition import (
+from memexplorer.memory.experience import Experience, ExperienceType
+from memexplorer.memory.pattern_recognition import (
     PatternDetector,
     calculate_pattern_confidence,
     extract_pattern_key,

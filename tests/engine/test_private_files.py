@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from memexplorer.engine.graph_open import open_graph_store
-from memexplorer.engine.hierarchical_memory import HierarchicalMemory
-from memexplorer.engine.store import ExperienceStore
+from memexplorer.memory.hierarchical_memory import HierarchicalMemory
+from memexplorer.memory.store import ExperienceStore
+from memexplorer.storage.graph_open import open_graph_store
 
 
 def _mode(path: Path) -> int:

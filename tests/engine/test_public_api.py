@@ -7,7 +7,7 @@ import importlib
 import pytest
 
 IMPORT_MAP = {
-    "memexplorer.engine": [
+    "memexplorer.memory": [
         "CognitiveMemory", "Experience", "ExperienceType", "ExperienceStore", "MemoryConnector",
         "HierarchicalMemory", "KnowledgeNode", "KnowledgeEdge", "KnowledgeSubgraph",
         "MemoryClassifier", "MemoryCategory", "SensoryItem", "WorkingMemorySlot",
@@ -19,39 +19,39 @@ IMPORT_MAP = {
         "compute_tag_similarity", "rerank_facts_by_query", "detect_contradiction",
         "extract_entity_name",
     ],
-    "memexplorer.engine.hierarchical_memory": [
+    "memexplorer.memory.hierarchical_memory": [
         "HierarchicalMemory", "KnowledgeNode", "KnowledgeEdge", "KnowledgeSubgraph",
         "MemoryClassifier", "MemoryCategory",
     ],
-    "memexplorer.engine.memory_types": [
+    "memexplorer.memory.memory_types": [
         "MemoryCategory", "SensoryItem", "WorkingMemorySlot", "EpisodicMemory", "SemanticFact",
         "ProceduralMemory", "ProspectiveMemory", "ConsolidatedEpisode",
     ],
-    "memexplorer.engine.cognitive_memory": [
+    "memexplorer.memory.cognitive_memory": [
         "CognitiveMemory", "WORKING_MEMORY_CAPACITY", "SIMILARITY_THRESHOLD",
         "SIMILARITY_CANDIDATE_LIMIT", "MAX_SEARCH_KEYWORDS", "GRAPH_FETCH_MULTIPLIER",
         "MIN_TOKEN_LENGTH", "PROSPECTIVE_STATUS_PENDING", "PROSPECTIVE_STATUS_TRIGGERED",
         "PROSPECTIVE_STATUS_RESOLVED",
     ],
-    "memexplorer.engine.experience": ["Experience", "ExperienceType"],
-    "memexplorer.engine.store": ["ExperienceStore"],
-    "memexplorer.engine.connector": ["MemoryConnector"],
-    "memexplorer.engine.exceptions": ["MemoryQuotaExceededError", "MemoryError"],
-    "memexplorer.engine.similarity": [
+    "memexplorer.memory.experience": ["Experience", "ExperienceType"],
+    "memexplorer.memory.store": ["ExperienceStore"],
+    "memexplorer.memory.connector": ["MemoryConnector"],
+    "memexplorer.storage.exceptions": ["MemoryQuotaExceededError", "MemoryError"],
+    "memexplorer.memory.similarity": [
         "compute_similarity", "compute_word_similarity", "compute_tag_similarity",
         "rerank_facts_by_query",
     ],
-    "memexplorer.engine.contradiction": ["detect_contradiction"],
-    "memexplorer.engine.entity_extraction": ["extract_entity_name"],
-    "memexplorer.engine.pattern_recognition": [
+    "memexplorer.memory.contradiction": ["detect_contradiction"],
+    "memexplorer.memory.entity_extraction": ["extract_entity_name"],
+    "memexplorer.memory.pattern_recognition": [
         "PatternDetector", "extract_pattern_key", "calculate_pattern_confidence",
         "recognize_patterns",
     ],
-    "memexplorer.engine.semantic_search": [
+    "memexplorer.memory.semantic_search": [
         "calculate_relevance", "TFIDFSimilarity", "retrieve_relevant_experiences",
         "SemanticSearchEngine",
     ],
-    "memexplorer.engine.security": [
+    "memexplorer.memory.security": [
         "AgentCapabilities", "ScopeLevel", "CredentialScrubber", "QueryValidator",
         "SecureMemoryBackend", "SecurityViolationError", "QueryCostExceededError",
     ],
@@ -66,15 +66,15 @@ def test_import_map(module):
 
 
 def test_package_memory_category_is_the_cognitive_one():
-    import memexplorer.engine as engine
-    from memexplorer.engine import memory_types
+    import memexplorer.memory as engine
+    from memexplorer.memory import memory_types
 
     assert engine.MemoryCategory is memory_types.MemoryCategory
     assert len(engine.MemoryCategory) == 6
 
 
 def test_errors_are_one_family():
-    import memexplorer.engine as engine
+    import memexplorer.memory as engine
 
     for name in ("ExperienceNotFoundError", "InvalidExperienceError", "MemoryQuotaExceededError",
                  "SecurityViolationError", "QueryCostExceededError"):  # fmt: skip

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from memexplorer.engine.audit import audit_paths, audit_store
-from memexplorer.engine.backups import read_backup, restore_backup
-from memexplorer.engine.graphdb import KuzuStore
-from memexplorer.engine.redaction import redact_findings
+from memexplorer.operator.audit import audit_paths, audit_store
+from memexplorer.operator.backups import read_backup, restore_backup
+from memexplorer.operator.redaction import redact_findings
+from memexplorer.storage.graphdb import KuzuStore
 
 OPS = "home/.amplihack/hierarchical_memory/ops-agent/kuzu_db"
 EXPERIENCES = "home/.amplihack/memory/ops-agent/experiences.db"

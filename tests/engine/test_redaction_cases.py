@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from gate_helpers import gate_held_elsewhere
 
-from memexplorer.engine.audit import audit_paths, audit_store
-from memexplorer.engine.backups import read_backup
-from memexplorer.engine.exceptions import CompactionError, StoreBusyError, StoreLockedError
-from memexplorer.engine.graphdb import KuzuStore
-from memexplorer.engine.redaction import redact_findings
+from memexplorer.operator.audit import audit_paths, audit_store
+from memexplorer.operator.backups import read_backup
+from memexplorer.operator.redaction import redact_findings
+from memexplorer.storage.exceptions import CompactionError, StoreBusyError, StoreLockedError
+from memexplorer.storage.graphdb import KuzuStore
 
 OPS = "home/.amplihack/hierarchical_memory/ops-agent/kuzu_db"
 EXPERIENCES = "home/.amplihack/memory/ops-agent/experiences.db"
@@ -85,7 +85,7 @@ def test_a_store_that_cannot_be_rewritten_keeps_its_redaction_and_says_why(
     def refuse(path, *, ticket):
         raise CompactionError(path, "No room for the rewritten copy")
 
-    monkeypatch.setattr("memexplorer.engine.redaction.compact_store", refuse)
+    monkeypatch.setattr("memexplorer.operator.redaction.compact_store", refuse)
     store = reference_stores / OPS
     [result] = redact_findings(audit_store(store), home=tmp_path / "home")
     assert result.compaction is None

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from memexplorer.engine.redaction_values import INCLUDE_LOW, scrubbed_value
+from memexplorer.operator.redaction_values import INCLUDE_LOW, scrubbed_value
 
 
 def b64(text: str) -> str:

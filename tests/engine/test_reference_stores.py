@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from memexplorer.engine.hierarchical_memory import HierarchicalMemory
-from memexplorer.engine.inspection import summarize_store
-from memexplorer.engine.stores import find_stores
+from memexplorer.memory.hierarchical_memory import HierarchicalMemory
+from memexplorer.memory.inspection import summarize_store
+from memexplorer.storage.stores import find_stores
 
 HIERARCHICAL = [
     "home/.amplihack/hierarchical_memory/ops-agent/kuzu_db",

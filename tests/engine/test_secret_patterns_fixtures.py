@@ -17,7 +17,7 @@ from typing import Any
 import kuzu
 import pytest
 
-from memexplorer.engine.security import SECRET_PATTERNS, CredentialScrubber, find_secrets
+from memexplorer.memory.security import SECRET_PATTERNS, CredentialScrubber, find_secrets
 
 MANIFEST = json.loads((Path(__file__).parents[1] / "fixtures" / "MANIFEST.json").read_text())
 AUDITED = sorted(

@@ -10,13 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memexplorer.engine.exceptions import (
-    MemoryError,
-    QueryCostExceededError,
-    SecurityViolationError,
-)
-from memexplorer.engine.experience import Experience, ExperienceType
-from memexplorer.engine.security import (
+from memexplorer.memory.experience import Experience, ExperienceType
+from memexplorer.memory.security import (
     SECRET_PATTERNS,
     AgentCapabilities,
     CredentialScrubber,
@@ -26,6 +21,11 @@ from memexplorer.engine.security import (
     SecretPattern,
     SecureMemoryBackend,
     find_secrets,
+)
+from memexplorer.storage.exceptions import (
+    MemoryError,
+    QueryCostExceededError,
+    SecurityViolationError,
 )
 
 # The reference library's CredentialScrubber.PATTERNS: whatever they flag, we must flag.

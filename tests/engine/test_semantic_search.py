@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memexplorer.engine.experience import Experience, ExperienceType
-from memexplorer.engine.semantic_search import (
+from memexplorer.memory.experience import Experience, ExperienceType
+from memexplorer.memory.semantic_search import (
     SemanticSearchEngine,
     TFIDFSimilarity,
     calculate_relevance,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from memexplorer.engine.hierarchical_memory import HierarchicalMemory
+from memexplorer.memory.hierarchical_memory import HierarchicalMemory
 
 
 @pytest.fixture

@@ -5,9 +5,9 @@ from __future__ import annotations
 import sqlite3
 from contextlib import closing
 
-from memexplorer.engine.backups import restore_backup
-from memexplorer.engine.browse import open_browser
-from memexplorer.engine.store_backup import write_store_backup
+from memexplorer.operator.backups import restore_backup
+from memexplorer.operator.browse import open_browser
+from memexplorer.operator.store_backup import write_store_backup
 
 HOME = "home/.amplihack"
 GRAPH = f"{HOME}/hierarchical_memory/ops-agent/kuzu_db"
@@ -59,7 +59,7 @@ def test_a_sqlite_store_comes_back_whole(reference_stores):
 def test_the_difference_a_whole_store_restore_makes(reference_stores, manifest):
     """Changed facts count once each way; deleted episodes come back; counts from
     the MANIFEST (84 semantic, 22 episodic in ops-agent), not from memexplorer."""
-    from memexplorer.engine.backup_diff import whole_store_difference
+    from memexplorer.operator.backup_diff import whole_store_difference
 
     counts = manifest["databases"][GRAPH.removeprefix("")]["library_statistics"]["ops-agent"]
     store = reference_stores / GRAPH
@@ -90,8 +90,8 @@ def test_the_difference_a_whole_store_restore_makes(reference_stores, manifest):
 def test_restore_asks_with_what_a_whole_store_copy_undoes(reference_stores, monkeypatch):
     """The CLI's confirm of a console-write backup said 'Write 0 saved rows … back';
     it now says the whole store goes back, when it was copied and what that undoes."""
-    from memexplorer.cli import main
-    from memexplorer.commands import confirm
+    from memexplorer.cli.commands import confirm
+    from memexplorer.cli.main import main
 
     store = reference_stores / GRAPH
     browser = open_browser(store, writable=True)

@@ -12,16 +12,16 @@ import sys
 import pytest
 from store_helpers import held_by_another_process
 
-from memexplorer.engine.exceptions import (
+from memexplorer.memory.hierarchical_memory import HierarchicalMemory
+from memexplorer.memory.inspection import open_graph, summarize_store
+from memexplorer.storage.exceptions import (
     CorruptStoreError,
     NotAStoreError,
     StoreLockedError,
     StoreNotFoundError,
     UnsupportedEngineError,
 )
-from memexplorer.engine.hierarchical_memory import HierarchicalMemory
-from memexplorer.engine.inspection import open_graph, summarize_store
-from memexplorer.engine.stores import resolve_hierarchical_path, sniff
+from memexplorer.storage.stores import resolve_hierarchical_path, sniff
 
 OPS = "home/.amplihack/hierarchical_memory/ops-agent/kuzu_db"
 
@@ -125,7 +125,7 @@ def test_file_named_after_agent_layout(reference_stores, monkeypatch):
 
 WRITER = """
 import sys
-from memexplorer.engine.hierarchical_memory import HierarchicalMemory
+from memexplorer.memory.hierarchical_memory import HierarchicalMemory
 memory = HierarchicalMemory("crash", sys.argv[1])
 for number in range(5):
     memory.store_knowledge(f"fact number {number} about queues", "queues")

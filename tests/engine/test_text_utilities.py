@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memexplorer.engine import (
+from memexplorer.memory import (
     compute_similarity,
     compute_tag_similarity,
     compute_word_similarity,

@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from memexplorer.engine.exceptions import ImportDataError
-from memexplorer.engine.hierarchical_memory import HierarchicalMemory
-from memexplorer.engine.hierarchical_transfer import validate_export
+from memexplorer.memory.hierarchical_memory import HierarchicalMemory
+from memexplorer.memory.hierarchical_transfer import validate_export
+from memexplorer.storage.exceptions import ImportDataError
 
 EXPORTS = [
     "ops-agent",

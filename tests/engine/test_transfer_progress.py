@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from store_helpers import checksums
 
-from memexplorer.engine.hierarchical_memory import HierarchicalMemory
-from memexplorer.engine.progress import OperationCancelled, ProgressStep, TaskControl
-from memexplorer.engine.transfer import export_agent_store, import_agent_store
+from memexplorer.memory.hierarchical_memory import HierarchicalMemory
+from memexplorer.operator.transfer import export_agent_store, import_agent_store
+from memexplorer.storage.progress import OperationCancelled, ProgressStep, TaskControl
 
 OPS = "home/.amplihack/hierarchical_memory/ops-agent"
 
@@ -33,7 +33,7 @@ class Recorder(TaskControl):
 
 
 def _small_chunks(monkeypatch):
-    monkeypatch.setattr("memexplorer.engine.export_json.RECORDS_PER_STEP", 20)
+    monkeypatch.setattr("memexplorer.memory.export_json.RECORDS_PER_STEP", 20)
 
 
 def test_export_reports_each_table_then_the_file(reference_stores, tmp_path, monkeypatch):

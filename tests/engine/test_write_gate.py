@@ -16,14 +16,14 @@ from pathlib import Path
 import pytest
 from gate_helpers import gate_held_elsewhere, kill_holder, start_holder
 
-from memexplorer.engine.exceptions import (
+from memexplorer.operator.write_gate import gate_held, gate_lock_path, write_gate
+from memexplorer.storage.exceptions import (
     StoreBusyError,
     StoreChangedError,
     StorePermissionError,
     StoreUpgradeRequired,
     WritesDisabledError,
 )
-from memexplorer.engine.write_gate import gate_held, gate_lock_path, write_gate
 
 
 @pytest.fixture
@@ -100,7 +100,7 @@ def test_an_entry_that_fails_after_the_lock_holds_nothing(
     def unreadable(path: Path) -> None:
         raise PermissionError(13, "Permission denied", str(path))
 
-    monkeypatch.setattr("memexplorer.engine.write_gate.snapshot_store", unreadable)
+    monkeypatch.setattr("memexplorer.operator.write_gate.snapshot_store", unreadable)
     with pytest.raises(PermissionError), write_gate(store, action="clean"):
         pytest.fail("entered a gate that could not snapshot the store")
     assert not gate_held(store)
@@ -217,7 +217,7 @@ def test_a_link_at_the_lock_path_is_not_followed(store: Path, tmp_path: Path) ->
 
 FORKING_HOLDER = """
 import os, signal, sys
-from memexplorer.engine.write_gate import write_gate
+from memexplorer.operator.write_gate import write_gate
 with write_gate(sys.argv[1], action="forking"):
     child = os.fork()
     if child == 0:

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from store_helpers import checksums
 
-from memexplorer.engine.engine_cache import MARKER
-from memexplorer.engine.exceptions import UnsupportedEngineError
-from memexplorer.engine.graph_open import open_graph_store
+from memexplorer.storage.engine_cache import MARKER
+from memexplorer.storage.exceptions import UnsupportedEngineError
+from memexplorer.storage.graph_open import open_graph_store
 
 REPAIR = "memexplorer engines remove ladybug==0.17.1, then memexplorer engines add ladybug==0.17.1"
 

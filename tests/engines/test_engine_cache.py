@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from memexplorer.cli import main
-from memexplorer.engine.engine_cache import MARKER, cache_root, cached_engine, list_engines
+from memexplorer.cli.main import main
+from memexplorer.storage.engine_cache import MARKER, cache_root, cached_engine, list_engines
 
 
 def _cached_names(cache: Path) -> list[str]:

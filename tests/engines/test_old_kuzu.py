@@ -15,9 +15,9 @@ import pytest
 from old_stores import write_kuzu_0101_store
 from store_helpers import checksums
 
-from memexplorer.cli import main
-from memexplorer.engine.exceptions import UnsupportedEngineError
-from memexplorer.engine.graph_open import open_graph_store
+from memexplorer.cli.main import main
+from memexplorer.storage.exceptions import UnsupportedEngineError
+from memexplorer.storage.graph_open import open_graph_store
 
 pytestmark = pytest.mark.slow
 

@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 from store_helpers import checksums
 
-from memexplorer.cli import main
-from memexplorer.engine.browse import open_browser
-from memexplorer.engine.console import run_console_query
-from memexplorer.engine.exceptions import UnreplayableLogError
-from memexplorer.engine.graph_open import open_graph_store
+from memexplorer.cli.main import main
+from memexplorer.operator.browse import open_browser
+from memexplorer.operator.console import run_console_query
+from memexplorer.storage.exceptions import UnreplayableLogError
+from memexplorer.storage.graph_open import open_graph_store
 
 pytestmark = pytest.mark.slow
 ADD = "memexplorer engines add ladybug==0.17.1"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from memexplorer.engine.storage_versions import (
+from memexplorer.storage.storage_versions import (
     KUZU_RELEASE,
     KUZU_WRITERS,
     LADYBUG_PINNED,
@@ -19,7 +19,7 @@ from memexplorer.engine.storage_versions import (
     newest_writer,
     written_by,
 )
-from memexplorer.engine.stores import KUZU_STORAGE_VERSION
+from memexplorer.storage.stores import KUZU_STORAGE_VERSION
 
 MEASURED = Path(__file__).parents[2] / "tools" / "measurements" / "storage_versions.json"
 

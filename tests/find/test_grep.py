@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from store_helpers import held_by_another_process
 
-from memexplorer.cli import main
-from memexplorer.engine import find as engine_find
-from memexplorer.engine.exceptions import InvalidInputError
-from memexplorer.engine.find import find_text
-from memexplorer.engine.progress import OperationCancelled, TaskControl
+from memexplorer.cli.main import main
+from memexplorer.operator import find as engine_find
+from memexplorer.operator.find import find_text
+from memexplorer.storage.exceptions import InvalidInputError
+from memexplorer.storage.progress import OperationCancelled, TaskControl
 
 HOME = "home/.amplihack"
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from memexplorer.engine.backend_autodetect import BackendProbeError, autodetect_backend
-from memexplorer.engine.backend_choice import (
+from memexplorer.storage.backend_autodetect import BackendProbeError, autodetect_backend
+from memexplorer.storage.backend_choice import (
     BackendChoiceError,
     HomeUnavailableError,
     parse_backend,
     resolve_backend,
 )
-from memexplorer.engine.exceptions import InvalidInputError
+from memexplorer.storage.exceptions import InvalidInputError
 
 
 def test_tokens_are_exact():

@@ -11,8 +11,8 @@ import pytest
 from flat_stores import FILES, copy_fixture
 from store_helpers import checksums, held_by_another_process
 
-from memexplorer.cli import main
-from memexplorer.commands.tree import stars
+from memexplorer.cli.commands.tree import stars
+from memexplorer.cli.main import main
 
 
 @pytest.fixture(autouse=True)

@@ -10,7 +10,11 @@ import pytest
 from flat_stores import FILES, TYPES, copy_fixture
 from store_helpers import checksums, held_by_another_process
 
-from memexplorer.engine.exceptions import (
+from memexplorer.memory.flat_model import utc_now
+from memexplorer.memory.flat_store import open_flat_store
+from memexplorer.memory.flat_tree import build_flat_tree
+from memexplorer.memory.inspection import summarize_store
+from memexplorer.storage.exceptions import (
     InvalidInputError,
     ReadOnlyStoreError,
     SchemaMismatchError,
@@ -18,11 +22,7 @@ from memexplorer.engine.exceptions import (
     StoreNotFoundError,
     UnsupportedEngineError,
 )
-from memexplorer.engine.flat_model import utc_now
-from memexplorer.engine.flat_store import open_flat_store
-from memexplorer.engine.flat_tree import build_flat_tree
-from memexplorer.engine.inspection import summarize_store
-from memexplorer.engine.stores import find_stores
+from memexplorer.storage.stores import find_stores
 
 HIERARCHICAL = "home/.amplihack/hierarchical_memory/ops-agent/kuzu_db"
 

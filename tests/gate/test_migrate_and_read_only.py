@@ -10,15 +10,15 @@ import pytest
 from gate_helpers import gate_held_elsewhere, run_cli
 from store_helpers import checksums
 
-from memexplorer.browsers import BrowserPool
-from memexplorer.engine.backups import restore_backup
-from memexplorer.engine.browse import open_browser
-from memexplorer.engine.clean import clean_store, clean_target
-from memexplorer.engine.clean_selection import Selection
-from memexplorer.engine.console import run_console_query
-from memexplorer.engine.exceptions import WritesDisabledError
-from memexplorer.engine.inspection import summarize_store
-from memexplorer.engine.write_gate import gate_lock_path
+from memexplorer.memory.inspection import summarize_store
+from memexplorer.operator.backups import restore_backup
+from memexplorer.operator.browse import open_browser
+from memexplorer.operator.browsers import BrowserPool
+from memexplorer.operator.clean import clean_store, clean_target
+from memexplorer.operator.clean_selection import Selection
+from memexplorer.operator.console import run_console_query
+from memexplorer.operator.write_gate import gate_lock_path
+from memexplorer.storage.exceptions import WritesDisabledError
 
 AGENT = "home/.amplihack/hierarchical_memory/ops-agent"
 KUZU = f"{AGENT}/kuzu_db"

@@ -8,11 +8,11 @@ import shutil
 import pytest
 from store_helpers import checksums
 
-from memexplorer.engine import store_backup
-from memexplorer.engine.backups import restore_backup
-from memexplorer.engine.browse import open_browser
-from memexplorer.engine.exceptions import StoreChangedError
-from memexplorer.engine.store_backup import write_store_backup
+from memexplorer.operator import store_backup
+from memexplorer.operator.backups import restore_backup
+from memexplorer.operator.browse import open_browser
+from memexplorer.operator.store_backup import write_store_backup
+from memexplorer.storage.exceptions import StoreChangedError
 
 HOME = "home/.amplihack"
 GRAPH = f"{HOME}/hierarchical_memory/ops-agent/kuzu_db"

@@ -13,12 +13,12 @@ from clean.dump import dump_store
 from gate_helpers import gate_held_elsewhere, run_cli, start_script
 from store_helpers import checksums
 
-from memexplorer.engine.browse import open_browser
-from memexplorer.engine.clean import clean_store, clean_target
-from memexplorer.engine.clean_selection import Selection
-from memexplorer.engine.console import run_console_query
-from memexplorer.engine.exceptions import StoreBusyError
-from memexplorer.engine.write_gate import gate_lock_path
+from memexplorer.operator.browse import open_browser
+from memexplorer.operator.clean import clean_store, clean_target
+from memexplorer.operator.clean_selection import Selection
+from memexplorer.operator.console import run_console_query
+from memexplorer.operator.write_gate import gate_lock_path
+from memexplorer.storage.exceptions import StoreBusyError
 
 from .writers import CONSOLE_WRITE, PAUSED_CLEAN, WRITING_MODE
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 #: A clean that stops after its backup is written, before it deletes (argv: store, home, table).
 PAUSED_CLEAN = """
 import sys
-import memexplorer.engine.clean as clean
-from memexplorer.engine.clean_selection import Selection
+import memexplorer.operator.clean as clean
+from memexplorer.operator.clean_selection import Selection
 
 store, home, table = sys.argv[1:4]
 real_backup = clean.write_backup
@@ -31,7 +31,7 @@ print("deleted", result.preview.rows, flush=True)
 WRITING_MODE = """
 import sys
 from pathlib import Path
-from memexplorer.browsers import BrowserPool
+from memexplorer.operator.browsers import BrowserPool
 
 pool = BrowserPool()
 pool.set_writing(Path(sys.argv[1]), True)
@@ -45,10 +45,10 @@ pool.shutdown()
 CONSOLE_WRITE = """
 import sys
 from pathlib import Path
-from memexplorer.engine.browse import open_browser
-from memexplorer.engine.console import run_console_query
-from memexplorer.engine.store_backup import write_store_backup
-from memexplorer.engine.write_gate import write_gate
+from memexplorer.operator.browse import open_browser
+from memexplorer.operator.console import run_console_query
+from memexplorer.operator.store_backup import write_store_backup
+from memexplorer.operator.write_gate import write_gate
 
 store, home, statement = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
 browser = open_browser(store, writable=True)

@@ -13,10 +13,10 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from memexplorer.engine.graph_open import open_graph_store
-from memexplorer.engine.graph_rows import dump_graph
-from memexplorer.engine.sqlite_rows import dump_sqlite
-from memexplorer.engine.stores import sniff
+from memexplorer.operator.graph_rows import dump_graph
+from memexplorer.operator.sqlite_rows import dump_sqlite
+from memexplorer.storage.graph_open import open_graph_store
+from memexplorer.storage.stores import sniff
 
 AGENT = "ops"
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from memexplorer.cli import main
+from memexplorer.cli.main import main
 
 from .planted import AGENT, build_graph_store, dump
 

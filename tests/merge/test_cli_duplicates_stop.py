@@ -22,9 +22,9 @@ CHILD = textwrap.dedent(
     # A shell starts background jobs with SIGINT ignored, and a child inherits that (a
     # CI runner's jobs among them): have ctrl+c as a person at a terminal has it.
     signal.signal(signal.SIGINT, signal.default_int_handler)
-    from memexplorer.cli import main
-    from memexplorer.engine import duplicates
-    from memexplorer.engine.duplicates_grouping import DuplicateFact
+    from memexplorer.cli.main import main
+    from memexplorer.operator import duplicates
+    from memexplorer.operator.duplicates_grouping import DuplicateFact
 
     rng = random.Random(7)
     words = [f"word{i}" for i in range(32)]

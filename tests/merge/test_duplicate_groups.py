@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from memexplorer.engine import duplicates_candidates
-from memexplorer.engine.duplicates import find_duplicates
-from memexplorer.engine.duplicates_grouping import DuplicateFact, group_duplicates
-from memexplorer.engine.exceptions import InvalidInputError
-from memexplorer.engine.merge import merge_facts, preview_merge
-from memexplorer.engine.similarity import compute_similarity
+from memexplorer.memory.similarity import compute_similarity
+from memexplorer.operator import duplicates_candidates
+from memexplorer.operator.duplicates import find_duplicates
+from memexplorer.operator.duplicates_grouping import DuplicateFact, group_duplicates
+from memexplorer.operator.merge import merge_facts, preview_merge
+from memexplorer.storage.exceptions import InvalidInputError
 
 from .planted import AGENT, PAIRS, build_graph_store
 

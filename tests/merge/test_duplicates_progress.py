@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from memexplorer.engine.duplicates import find_duplicates
-from memexplorer.engine.duplicates_grouping import DuplicateFact, group_duplicates
-from memexplorer.engine.progress import OperationCancelled, ProgressStep, TaskControl
+from memexplorer.operator.duplicates import find_duplicates
+from memexplorer.operator.duplicates_grouping import DuplicateFact, group_duplicates
+from memexplorer.storage.progress import OperationCancelled, ProgressStep, TaskControl
 
 from .planted import AGENT, build_graph_store
 

@@ -20,10 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from memexplorer.engine.backups import restore_backup
-from memexplorer.engine.exceptions import StoreUpgradeRequired
-from memexplorer.engine.graph_open import open_graph_store
-from memexplorer.engine.merge import merge_facts, preview_merge
+from memexplorer.operator.backups import restore_backup
+from memexplorer.operator.merge import merge_facts, preview_merge
+from memexplorer.storage.exceptions import StoreUpgradeRequired
+from memexplorer.storage.graph_open import open_graph_store
 
 from .planted import dump
 

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from memexplorer.engine.backups import list_backups, restore_backup
-from memexplorer.engine.exceptions import (
+from memexplorer.operator.backups import list_backups, restore_backup
+from memexplorer.operator.merge import merge_facts, preview_merge
+from memexplorer.storage.exceptions import (
     InvalidInputError,
     StoreChangedError,
     WritesDisabledError,
 )
-from memexplorer.engine.graph_open import open_graph_store
-from memexplorer.engine.merge import merge_facts, preview_merge
+from memexplorer.storage.graph_open import open_graph_store
 
 from .planted import AGENT, build_graph_store, dump
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from memexplorer.engine.duplicates_grouping import DuplicateFact
-from memexplorer.engine.merge_plan import plan_merge
-from memexplorer.engine.merge_store import StoreFacts
+from memexplorer.operator.duplicates_grouping import DuplicateFact
+from memexplorer.operator.merge_plan import plan_merge
+from memexplorer.operator.merge_store import StoreFacts
 
 
 def _fact(memory_id: str, content: str, turn: int, metadata: dict) -> DuplicateFact:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from memexplorer.engine.hierarchical_memory import HierarchicalMemory
+from memexplorer.memory.hierarchical_memory import HierarchicalMemory
 
 AGENT = "gen-agent"
 COMMON = ["deploy", "cache", "ledger", "refund", "queue", "region", "token", "alert"]

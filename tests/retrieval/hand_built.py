@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from memexplorer.engine.graph_store import identifier
+from memexplorer.storage.graph_store import identifier
 
 AGENT = "agent"
 

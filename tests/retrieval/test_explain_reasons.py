@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from memexplorer.engine.graph_open import open_graph_store
-from memexplorer.engine.hierarchical_memory import HierarchicalMemory
-from memexplorer.engine.hierarchical_schema import create_schema
-from memexplorer.engine.retrieval_explain import explain_retrieval
+from memexplorer.memory.hierarchical_memory import HierarchicalMemory
+from memexplorer.memory.hierarchical_schema import create_schema
+from memexplorer.memory.retrieval_explain import explain_retrieval
+from memexplorer.storage.graph_open import open_graph_store
 
 from .hand_built import AGENT, add_edge, add_fact
 

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from store_helpers import checksums
 
-from memexplorer.engine import keyword_matches, retrieval_indexed
-from memexplorer.engine.hierarchical_memory import HierarchicalMemory
-from memexplorer.engine.retrieval_indexed import index_pending
+from memexplorer.memory import keyword_matches, retrieval_indexed
+from memexplorer.memory.hierarchical_memory import HierarchicalMemory
+from memexplorer.memory.retrieval_indexed import index_pending
 
 from .generated_store import AGENT, build_store, make_queries
 from .oracle import ERAS, answer, oracle, store_path, unpack_era

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from memexplorer.engine.hierarchical_memory import HierarchicalMemory
+from memexplorer.memory.hierarchical_memory import HierarchicalMemory
 
 from .oracle import ERAS, answer, oracle, store_path, unpack_era
 

@@ -18,17 +18,17 @@ from typing import Any
 
 import pytest
 
-from memexplorer.engine.graph_open import open_graph_store
-from memexplorer.engine.graph_store import QueryError
-from memexplorer.engine.hierarchical_memory import HierarchicalMemory
-from memexplorer.engine.hierarchical_schema import create_schema
-from memexplorer.engine.library_queries import (
+from memexplorer.memory.hierarchical_memory import HierarchicalMemory
+from memexplorer.memory.hierarchical_schema import create_schema
+from memexplorer.memory.library_queries import (
     ENTITY_QUERY,
     HOP_QUERY,
     KEYWORD_QUERY,
     SUPERSEDED_QUERY,
 )
-from memexplorer.engine.retrieval_library import LibraryRetriever
+from memexplorer.memory.retrieval_library import LibraryRetriever
+from memexplorer.storage.graph_open import open_graph_store
+from memexplorer.storage.graph_store import QueryError
 
 from .hand_built import AGENT, add_edge, add_fact
 

@@ -7,9 +7,9 @@ import stat
 
 import pytest
 
-from memexplorer.engine.exceptions import InvalidInputError
-from memexplorer.engine.hierarchical_memory import HierarchicalMemory
-from memexplorer.profile_choices import ProfileChoices
+from memexplorer.app.profile_choices import ProfileChoices
+from memexplorer.memory.hierarchical_memory import HierarchicalMemory
+from memexplorer.storage.exceptions import InvalidInputError
 
 
 def test_choices_are_per_store_private_and_forgiving(tmp_path):

@@ -17,10 +17,10 @@ import json
 
 import pytest
 
-from memexplorer.engine.graph_open import open_graph_store
-from memexplorer.engine.hierarchical_memory import HierarchicalMemory
-from memexplorer.engine.hierarchical_schema import REL_TABLES, create_schema
-from memexplorer.engine.retrieval import Retriever, query_entities, query_keywords
+from memexplorer.memory.hierarchical_memory import HierarchicalMemory
+from memexplorer.memory.hierarchical_schema import REL_TABLES, create_schema
+from memexplorer.memory.retrieval import Retriever, query_entities, query_keywords
+from memexplorer.storage.graph_open import open_graph_store
 
 from .hand_built import AGENT, add_edge, add_fact
 

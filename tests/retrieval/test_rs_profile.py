@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from memexplorer.engine.graph_open import open_graph_store
-from memexplorer.engine.hierarchical_memory import HierarchicalMemory
-from memexplorer.engine.hierarchical_schema import create_schema
-from memexplorer.engine.retrieval_rs import RsRetriever, rs_keywords
+from memexplorer.memory.hierarchical_memory import HierarchicalMemory
+from memexplorer.memory.hierarchical_schema import create_schema
+from memexplorer.memory.retrieval_rs import RsRetriever, rs_keywords
+from memexplorer.storage.graph_open import open_graph_store
 
 AGENT = "test-agent"
 

@@ -11,12 +11,12 @@ from importlib.util import find_spec
 import pytest
 from store_helpers import checksums
 
-from memexplorer.cli import main
-from memexplorer.engine.backend_autodetect import autodetect_backend
-from memexplorer.engine.exceptions import LegacyStoreError
-from memexplorer.engine.store_layout import rust_resolved_graph_db
-from memexplorer.engine.stores import sniff
-from memexplorer.engine.write_gate import write_gate
+from memexplorer.cli.main import main
+from memexplorer.operator.write_gate import write_gate
+from memexplorer.storage.backend_autodetect import autodetect_backend
+from memexplorer.storage.exceptions import LegacyStoreError
+from memexplorer.storage.store_layout import rust_resolved_graph_db
+from memexplorer.storage.stores import sniff
 
 pytestmark = pytest.mark.skipif(
     find_spec("ladybug") is None and not os.environ.get("CI"),

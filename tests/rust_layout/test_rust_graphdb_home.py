@@ -14,7 +14,7 @@ from importlib.util import find_spec
 import pytest
 from store_helpers import checksums
 
-from memexplorer.cli import main
+from memexplorer.cli.main import main
 
 pytestmark = pytest.mark.skipif(
     find_spec("ladybug") is None and not os.environ.get("CI"),

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from memexplorer.cli import main
+from memexplorer.cli.main import main
 
 pytestmark = pytest.mark.skipif(
     find_spec("ladybug") is None and not os.environ.get("CI"),

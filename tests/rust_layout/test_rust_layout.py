@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from memexplorer.engine.exceptions import InvalidInputError
-from memexplorer.engine.store_layout import (
+from memexplorer.operator.transfer_common import hierarchical_store_path
+from memexplorer.storage.exceptions import InvalidInputError
+from memexplorer.storage.store_layout import (
     home_layout,
     new_store_path,
     rust_resolved_graph_db,
 )
-from memexplorer.engine.stores import resolve_hierarchical_path
-from memexplorer.engine.transfer_common import hierarchical_store_path
+from memexplorer.storage.stores import resolve_hierarchical_path
 
 
 def _make(root: Path, *names: str) -> None:

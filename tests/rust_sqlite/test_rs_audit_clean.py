@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import json
 
-from memexplorer.cli import main
-from memexplorer.engine.audit import audit_paths
-from memexplorer.engine.backups import list_backups, restore_backup
+from memexplorer.cli.main import main
+from memexplorer.operator.audit import audit_paths
+from memexplorer.operator.backups import list_backups, restore_backup
 
 from .rust_reference import FOLDER, canonical, rust_export
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from memexplorer.engine.browse import open_browser
-from memexplorer.engine.rs_sqlite_chains import rs_agent_chains, rs_fact_chain
+from memexplorer.operator.browse import open_browser
+from memexplorer.operator.rs_sqlite_chains import rs_agent_chains, rs_fact_chain
 
 from .rust_reference import FOLDER
 
@@ -59,7 +59,7 @@ def test_a_facts_chain_and_a_fact_in_none(rust_sqlite_home):
 
 
 def test_the_chain_command_on_a_sqlite_store(rust_sqlite_home, capsys, monkeypatch):
-    from memexplorer.cli import main
+    from memexplorer.cli.main import main
 
     monkeypatch.setenv("HOME", str(rust_sqlite_home / "home"))
     monkeypatch.setenv("AMPLIHACK_MEMORY_BACKEND", "sqlite")

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from memexplorer.engine.export_validation import validate_export
-from memexplorer.engine.retrieval_rs_sqlite import RsSqliteRetriever
-from memexplorer.engine.rs_sqlite_write import insert_agent, open_rs_writable
+from memexplorer.memory.export_validation import validate_export
+from memexplorer.operator.retrieval_rs_sqlite import RsSqliteRetriever
+from memexplorer.operator.rs_sqlite_write import insert_agent, open_rs_writable
 
 AGENT = "matcher"
 #: (content, concept, confidence): mixed case, LIKE's wildcards, characters Python

@@ -3,9 +3,9 @@ from the fixture's content (rust_sqlite_content.py, ops-agent)."""
 
 from __future__ import annotations
 
-from memexplorer.engine.browse import open_browser
-from memexplorer.engine.neighbourhood import View
-from memexplorer.engine.rs_sqlite_neighbourhood import RsNeighbourhoodReader
+from memexplorer.operator.browse import open_browser
+from memexplorer.operator.neighbourhood import View
+from memexplorer.operator.rs_sqlite_neighbourhood import RsNeighbourhoodReader
 
 from .rust_reference import FOLDER
 

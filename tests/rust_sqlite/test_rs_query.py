@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from memexplorer.cli import main
+from memexplorer.cli.main import main
 
 from .rust_reference import FOLDER
 

@@ -10,9 +10,9 @@ import sys
 
 from store_helpers import checksums
 
-from memexplorer.engine.browse import PageQuery, open_browser
-from memexplorer.engine.rs_sqlite_browse import RsSqliteBrowser
-from memexplorer.engine.stores import find_stores
+from memexplorer.operator.browse import PageQuery, open_browser
+from memexplorer.operator.rs_sqlite_browse import RsSqliteBrowser
+from memexplorer.storage.stores import find_stores
 
 HOME = "home/.amplihack"
 RELS = {"similar_to_edges": "SIMILAR_TO", "derives_from_edges": "DERIVES_FROM",

@@ -9,10 +9,10 @@ import sqlite3
 
 import pytest
 
-from memexplorer.cli import main
-from memexplorer.engine.backups import list_backups, restore_backup
-from memexplorer.engine.exceptions import WritesDisabledError
-from memexplorer.engine.transfer import import_agent_store
+from memexplorer.cli.main import main
+from memexplorer.operator.backups import list_backups, restore_backup
+from memexplorer.operator.transfer import import_agent_store
+from memexplorer.storage.exceptions import WritesDisabledError
 
 from .rust_reference import FOLDER, canonical, raw_rows, rust_export
 

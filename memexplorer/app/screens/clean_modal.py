@@ -1,0 +1,179 @@
+"""Clean with a preview: what will go (rows per table, edges, the first rows), then
+confirm; the engine writes a backup before it deletes, so the result can be undone."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widgets import Button, DataTable, Input, Static
+from textual.worker import Worker
+
+from memexplorer.app.app_commands import bindings_for
+from memexplorer.app.screens.modal_dialog import DIALOG_CSS, ModalDialog
+from memexplorer.app.widgets.sized_rows import fill_sized
+from memexplorer.app.widgets.worker_errors import report_failed_worker
+from memexplorer.operator.clean import (
+    CleanPreview,
+    CleanResult,
+    CleanTarget,
+    clean_store,
+    preview_clean,
+)
+from memexplorer.operator.clean_selection import Selection
+from memexplorer.operator.wording import counted
+
+#: The preview lists this many rows; the counts are always complete.
+SAMPLE_ROWS = 12
+COUNT_LABELS = ("table", "what", "count")
+SAMPLE_LABELS = ("table", "id", "label")
+
+
+class CleanModal(ModalDialog[CleanResult | None]):
+    """Preview a clean, then (on confirm) back up and delete exactly that."""
+
+    HELP = (
+        "What a clean would remove: rows per table, the edges that go with them and the "
+        "first rows. Nothing is changed until you confirm with **y** (or the Delete "
+        "button); the deleted rows are saved to a backup first, and **u** on the stores "
+        "screen (or the Backups screen, **b**) brings them back. **escape** cancels. For a "
+        "flat store, type a session-id glob (`*` and `?`) and press enter to preview it."
+    )
+    COMMAND_SCOPE = "clean"
+    BINDINGS = bindings_for("clean")
+    CSS_PATH = [DIALOG_CSS, "clean_modal.tcss"]
+
+    @dataclass
+    class Previewed(Message):
+        modal: CleanModal
+        preview: CleanPreview
+
+    @dataclass
+    class Cleaned(Message):
+        modal: CleanModal
+        result: CleanResult
+
+    def __init__(
+        self, target: CleanTarget, selection: Selection, home: Path, what: str, *,
+        sessions: bool = False,
+    ) -> None:  # fmt: skip
+        super().__init__()
+        self.target = target
+        self.selection = selection
+        self.home = home
+        self.what = what
+        self.sessions = sessions
+        self.preview: CleanPreview | None = None
+        self.running = False
+        self.pattern_submitted = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical() as box:
+            box.border_title = "Clean"
+            yield Static(self.what, id="what", markup=False)
+            yield Input(self.selection.pattern, placeholder="session ids: glob with * and ?",
+                        id="pattern", disabled=not self.sessions)  # fmt: skip
+            yield Static("Looking for what matches…", id="summary", markup=False)
+            yield DataTable(id="counts", cursor_type="none", zebra_stripes=True)
+            yield DataTable(id="sample", cursor_type="row")
+            with Horizontal(id="buttons"):
+                yield Button("Delete (y)", variant="error", id="confirm", disabled=True)
+                yield Button("Cancel (esc)", id="cancel")
+
+    def on_mount(self) -> None:
+        self.set_class(self.sessions, "sessions")
+        self.query_one("#counts", DataTable).add_columns(*COUNT_LABELS)
+        self.query_one("#sample", DataTable).add_columns(*SAMPLE_LABELS)
+        if self.sessions:
+            self.query_one("#pattern", Input).focus()
+        else:
+            self.query_one("#sample", DataTable).focus()
+        self.run_preview()
+
+    def run_preview(self) -> None:
+        self.preview = None
+        self.query_one("#confirm", Button).disabled = True
+        self.query_one("#summary", Static).update("Looking for what matches…")
+        self.load_preview(self.target, self.selection)
+
+    @work(thread=True, exclusive=True, group="clean-preview", exit_on_error=False)
+    def load_preview(self, target: CleanTarget, selection: Selection) -> None:
+        self.post_message(self.Previewed(self, preview_clean(target, selection)))
+
+    @on(Input.Submitted, "#pattern")
+    def new_pattern(self, event: Input.Submitted) -> None:
+        self.pattern_submitted = True
+        try:
+            self.selection = Selection(pattern=event.value.strip())
+        except Exception as error:  # a bad glob: the one error path says why
+            self.app.show_error(error)  # type: ignore[attr-defined]
+            return
+        self.run_preview()
+
+    def on_clean_modal_previewed(self, message: Previewed) -> None:
+        if message.preview.selection != self.selection:
+            return  # the preview of a pattern since replaced
+        preview = self.preview = message.preview
+        sample = self.query_one("#sample", DataTable)
+        counted_rows = [(name, "rows", f"{count:,}") for name, count in preview.counts.items()]
+        counted_rows += [(name, "edges", f"{count:,}") for name, count in preview.edges.items()]
+        fill_sized(self.query_one("#counts", DataTable), COUNT_LABELS, counted_rows)
+        fill_sized(sample, SAMPLE_LABELS, [
+            (str(row["table"]), str(row["id"]), " ".join(str(row.get("label", "")).split())[:60])
+            for row in preview.sample[:SAMPLE_ROWS]
+        ])  # fmt: skip
+        self.query_one("#summary", Static).update(self.summary(preview))
+        self.query_one("#confirm", Button).disabled = not preview.rows
+        if self.pattern_submitted and self.query_one("#pattern", Input).has_focus:
+            # The operator chose this glob: y now confirms rather than typing into it.
+            # The first preview (of the glob the modal opened with) leaves the box to type in.
+            sample.focus()
+
+    @staticmethod
+    def summary(preview: CleanPreview) -> str:
+        if not preview.rows:
+            return f"Nothing matches in {preview.store} ({preview.kind}): nothing to delete."
+        shown = min(len(preview.sample), SAMPLE_ROWS)
+        return (
+            f"Will delete {counted(preview.rows, 'row')} and "
+            f"{counted(preview.edge_count, 'edge')} from {preview.store} "
+            f"({preview.kind}, {preview.engine}); a backup is written first. "
+            f"First {shown} of {counted(preview.rows, 'row')}:"
+        )
+
+    # -- confirm and cancel -------------------------------------------------------------
+    def action_confirm(self) -> None:
+        if self.preview is None or not self.preview.rows or self.running:
+            return
+        self.running = True
+        self.query_one("#confirm", Button).disabled = True
+        self.query_one("#summary", Static).update("Backing up, then deleting…")
+        # kuzu keeps one database per file per process: the app's read-only copy goes.
+        self.app.browsers.forget(self.target.path)  # type: ignore[attr-defined]
+        self.query_one(Vertical).loading = True
+        self.run_clean(self.target, self.selection, self.home)
+
+    @work(thread=True, exclusive=True, group="clean", exit_on_error=False)
+    def run_clean(self, target: CleanTarget, selection: Selection, home: Path) -> None:
+        self.post_message(self.Cleaned(self, clean_store(target, selection, home=home)))
+
+    def on_clean_modal_cleaned(self, message: Cleaned) -> None:
+        self.dismiss(message.result)
+
+    def action_cancel(self) -> None:
+        if not self.running:  # the deletion is one transaction: it finishes or rolls back
+            self.dismiss(None)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if not report_failed_worker(event):
+            return
+        if event.worker.group == "clean":
+            self.running = False
+            self.query_one(Vertical).loading = False
+            self.query_one("#summary", Static).update("Nothing was deleted (see the error).")
+        else:
+            self.query_one("#summary", Static).update("The preview failed (see the error).")

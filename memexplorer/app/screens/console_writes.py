@@ -1,0 +1,142 @@
+"""The console's writes: refused while the store is read-only; in writing mode,
+confirmed statement by statement, run after a copy of the whole store is saved,
+and undone (``f8``) by putting that copy back.
+
+A mixin for :class:`ConsoleScreen`, so that screen stays about running queries.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual import work
+from textual.message import Message
+
+from memexplorer.app.screens.confirm_modal import ConfirmModal
+from memexplorer.app.screens.operator_actions import UNDO_SECONDS, operator_home
+from memexplorer.app.screens.writing_modal import WritingToggle
+from memexplorer.app.session_mode import refuse_in_read_only_session, write_action
+from memexplorer.operator.backups import BackupRecord, RestoreResult, restore_backup
+from memexplorer.operator.console import ConsoleResult, run_console_query
+from memexplorer.operator.read_only_session import read_only_label
+from memexplorer.operator.store_backup import write_store_backup
+from memexplorer.operator.write_gate import write_gate
+from memexplorer.storage.exceptions import ReadOnlyStoreError
+
+
+class ConsoleReadOnlyError(ReadOnlyStoreError):
+    title = "Store is read-only"
+    hint = (
+        "This statement may change the store, and the store is open read-only. Press w on "
+        "the stores screen (or f6 here) to switch it to writing mode, then run it again: "
+        "you will be asked to confirm it, and a copy of the store is saved first."
+    )
+
+
+def write_modal(store: Path, engine: str, text: str, home: Path) -> ConfirmModal:
+    """The confirm for one write statement: the text as it will run, its parameters
+    (the console sends none) and the backup taken first."""
+    details = [
+        Text.assemble(("Store  ", "bold"), str(store)),
+        Text.assemble(("Statement  ", "bold"), (text, "reverse")),
+        Text.assemble(("Parameters  ", "bold"), "none: the statement runs as written"),
+        Text(
+            f"A copy of the whole store is saved under {home / 'backups'} before the statement "
+            "runs; f8 in the console (while the notification shows) or the Backups screen (b) "
+            "puts it back."
+        ),
+    ]
+    return ConfirmModal("Run this write?", details, "Back up and run")
+
+
+@dataclass
+class Wrote(Message):
+    result: ConsoleResult
+    backup: BackupRecord
+
+
+@dataclass
+class WriteUndone(Message):
+    result: RestoreResult
+
+
+class ConsoleWrites(WritingToggle):
+    """Write statements of the console: refuse, confirm, back up, run, undo."""
+
+    store: Path
+    engine: str
+    kind: str
+    #: Whether this console reopened or changed its store (the stores screen reloads it).
+    touched: bool = False
+    _undo: tuple[BackupRecord, float] | None = None
+
+    if TYPE_CHECKING:  # the console's own, used here
+
+        def show_result(self, result: ConsoleResult) -> None: ...
+        def starting(self, status: str) -> None: ...
+        def finished(self, status: str | Text) -> None: ...
+
+    def ask_to_write(self, text: str) -> None:
+        """A statement that may write: refused read-only, else confirmed first."""
+        if refuse_in_read_only_session(self, "Writing from the console"):
+            self.finished(f"refused: this session is {read_only_label()}")
+            return
+        if not self.app.browsers.writing(self.store):  # type: ignore[attr-defined]
+            self.finished("refused: the store is read-only (w on the stores screen, or f6)")
+            self.app.show_error(  # type: ignore[attr-defined]
+                ConsoleReadOnlyError(self.store, "This store is open read-only")
+            )
+            return
+        home = operator_home(self.app.root, self.store)  # type: ignore[attr-defined]
+        modal = write_modal(self.store, self.engine, text, home)
+        self.app.push_screen(modal, lambda ok: self._confirmed(ok, text, home))
+
+    def _confirmed(self, ok: bool | None, text: str, home: Path) -> None:
+        if ok:
+            self.starting("backing up the store, then writing…")
+            self.write(text, home)
+
+    @work(thread=True, exclusive=True, group="console", exit_on_error=False)
+    def write(self, text: str, home: Path) -> None:
+        browser = self.app.browsers.get(self.store)  # type: ignore[attr-defined]
+        # The backup and the statement under one hold of the gate (writing mode holds it).
+        with write_gate(self.store, action="console write"):
+            backup = write_store_backup(home, browser, action="console-write", kind=self.kind,
+                                        selection={"statement": text})  # fmt: skip
+            result = run_console_query(browser, text, allow_write=True)
+        self.post_message(Wrote(result, backup))
+
+    def on_wrote(self, message: Wrote) -> None:
+        self.touched = True
+        self.app.store_watch.accept([self.store])  # type: ignore[attr-defined]
+        self.show_result(message.result)
+        self._undo = (message.backup, time.monotonic() + UNDO_SECONDS)
+        self.notify(f"Wrote to {self.store.name}. Press f8 to undo "
+                    f"(backup {message.backup.path.name}).", title="Written",
+                    timeout=UNDO_SECONDS)  # fmt: skip
+
+    # -- undo ----------------------------------------------------------------------------
+    @write_action("Undo")
+    def action_undo_write(self) -> None:
+        if self._undo is None or time.monotonic() > self._undo[1]:
+            self.notify("Nothing to undo now; restore older writes from Backups (b)",
+                        severity="warning")  # fmt: skip
+            return
+        record, self._undo = self._undo[0], None
+        self.starting("putting the store back…")
+        self.undo(record)
+
+    @work(thread=True, exclusive=True, group="console", exit_on_error=False)
+    def undo(self, record: BackupRecord) -> None:
+        self.app.browsers.forget(self.store)  # type: ignore[attr-defined]
+        self.post_message(WriteUndone(restore_backup(record.path)))
+
+    def on_write_undone(self, message: WriteUndone) -> None:
+        self.touched = True
+        self.app.store_watch.accept([self.store])  # type: ignore[attr-defined]
+        self.finished(f"undone: the store is as before the write ({message.result.backup.name})")
+        self.notify(f"Put {self.store.name} back as it was before the write", title="Undone")

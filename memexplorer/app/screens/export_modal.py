@@ -1,0 +1,147 @@
+"""Export one agent's memory to a file: transfer-format JSON 1.1, or a raw copy of the
+store. The file is written whole or not at all; the store is only read."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widgets import Button, Input, RadioSet, Static
+from textual.worker import Worker
+
+from memexplorer.app.app_commands import bindings_for
+from memexplorer.app.screens.modal_dialog import DIALOG_CSS, ModalDialog
+from memexplorer.app.widgets.marked_radio import MarkedRadioButton
+from memexplorer.app.widgets.path_suggester import PathSuggester
+from memexplorer.app.widgets.task_progress import TaskProgress
+from memexplorer.app.widgets.worker_errors import report_failed_worker
+from memexplorer.operator.transfer import ExportResult, export_agent_store
+from memexplorer.storage.progress import OperationCancelled, TaskControl
+
+_SUFFIX = {"json": ".json", "raw-db": ".db"}
+
+
+def default_output(agent: str, fmt: str = "json", today: date | None = None) -> str:
+    """``~/memexplorer-exports/<agent>-<date>.json`` (``.db`` for a raw copy)."""
+    day = (today or date.today()).isoformat()
+    return f"~/memexplorer-exports/{agent}-{day}{_SUFFIX[fmt]}"
+
+
+class ExportModal(ModalDialog[ExportResult | None]):
+    """Choose the format and the file, then export in a worker."""
+
+    HELP = (
+        "Write the agent's memory to a file: **json** is the transfer format 1.1 (every "
+        "node and edge, readable by `memexplorer import` and the reference library), "
+        "**raw-db** a copy of the whole store file. The path completes as you type (**right** "
+        "takes the suggestion). **ctrl+s** (or the Export button, or enter in the path) "
+        "starts; the bar shows each table read and the file written. **escape** closes "
+        "without writing, or cancels a running export: the file is written whole or not at all."
+    )
+    COMMAND_SCOPE = "export"
+    #: Typing goes here at once (the screen would focus its first input instead).
+    AUTO_FOCUS = "#output"
+    BINDINGS = bindings_for("export")
+    CSS_PATH = [DIALOG_CSS, "export_modal.tcss"]
+
+    @dataclass
+    class Exported(Message):
+        modal: ExportModal
+        result: ExportResult
+
+    def __init__(self, agent: str, store: Path, *, today: date | None = None) -> None:
+        super().__init__()
+        self.agent = agent
+        self.store = store
+        self.today = today
+        self.format = "json"
+        self.control: TaskControl | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical() as box:
+            box.border_title = f"Export {self.agent}"
+            yield Static(f"From {self.store}", markup=False)
+            with RadioSet(id="format"):
+                yield MarkedRadioButton("json (transfer format 1.1)", value=True, id="json")
+                yield MarkedRadioButton("raw-db (a copy of the store file)", id="raw-db")
+            yield Input(
+                default_output(self.agent, today=self.today), id="output",
+                suggester=PathSuggester(),
+            )  # fmt: skip
+            yield Static("Nothing is written until you export.", id="note", markup=False)
+            yield TaskProgress()
+            with Horizontal(id="buttons"):
+                yield Button("Export (ctrl+s)", variant="primary", id="start")
+                yield Button("Cancel (esc)", id="cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#output", Input).focus()
+
+    @on(RadioSet.Changed, "#format")
+    def format_changed(self, event: RadioSet.Changed) -> None:
+        old = self.format
+        self.format = str(event.pressed.id)
+        box = self.query_one("#output", Input)
+        if box.value == default_output(self.agent, old, self.today):
+            box.value = default_output(self.agent, self.format, self.today)
+
+    @on(Input.Submitted, "#output")
+    @on(Button.Pressed, "#start")
+    def start_pressed(self) -> None:
+        self.action_start()
+
+    @property
+    def running(self) -> bool:
+        return self.control is not None
+
+    def action_start(self) -> None:
+        output = self.query_one("#output", Input).value.strip()
+        if self.running or not output:
+            return
+        self.control = self.query_one(TaskProgress).control()
+        self.query_one("#note", Static).update(f"Exporting to {output}… (escape cancels)")
+        for widget in (*self.query(RadioSet), *self.query(Input), self.query_one("#start")):
+            widget.disabled = True
+        # kuzu keeps one database per file per process: the app's read-only copy goes.
+        self.app.browsers.forget(self.store)  # type: ignore[attr-defined]
+        self.export(Path(output).expanduser(), self.format, self.control)
+
+    @work(thread=True, exclusive=True, group="export", exit_on_error=False)
+    def export(self, output: Path, fmt: str, control: TaskControl) -> None:
+        result = export_agent_store(
+            self.agent, output, format=fmt, storage_path=self.store, control=control
+        )
+        self.post_message(self.Exported(self, result))
+
+    def on_export_modal_exported(self, message: Exported) -> None:
+        self.dismiss(message.result)
+
+    def action_cancel(self) -> None:
+        if self.control is None:
+            self.dismiss(None)
+        elif not self.control.cancelled:
+            self.control.cancel()  # the worker stops at its next checkpoint
+            self.query_one("#note", Static).update("Cancelling…")
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if report_failed_worker(event):
+            cancelled = isinstance(event.worker.error, OperationCancelled)
+            self.control = None
+            for widget in (*self.query(RadioSet), *self.query(Input), self.query_one("#start")):
+                widget.disabled = False
+            self.query_one(TaskProgress).stop(
+                "Cancelled: nothing was written." if cancelled
+                else "Nothing was written (see the error)."
+            )  # fmt: skip
+            self.query_one("#note", Static).update("Nothing is written until you export.")
+
+
+def export_summary(result: ExportResult) -> str:
+    """The notification after an export: rows per table and where they went."""
+    counts = ", ".join(f"{name} {count:,}" for name, count in result.counts.items() if count)
+    return f"{counts or 'a copy of the store'} → {result.output} ({result.size_bytes:,} bytes)"

@@ -1,0 +1,48 @@
+"""``memexplorer backups``: the backups under a home, newest last."""
+
+from __future__ import annotations
+
+import argparse
+
+from memexplorer.cli.commands.common import EXIT_OK, output_console, print_json
+
+
+def run(args: argparse.Namespace) -> int:
+    from memexplorer.operator.backups import backups_folder, list_backups
+    from memexplorer.storage.backend_choice import amplihack_home
+
+    home = amplihack_home(args.home)
+    records = list_backups(home)
+    if args.json:
+        print_json([record.to_dict() for record in records])
+        return EXIT_OK
+    if not records:
+        print(f"no backups in {backups_folder(home)}")
+        return EXIT_OK
+    from rich.table import Table
+
+    table = Table(show_edge=False)
+    for column in ("when (UTC)", "action", "kind", "store", "rows", "restored", "backup"):
+        table.add_column(column, overflow="fold")
+    for record in records:
+        table.add_row(
+            f"{record.created_at:%Y-%m-%d %H:%M:%S}",
+            record.action,
+            record.kind,
+            str(record.store),
+            f"{sum(record.counts.values()):,}",
+            "yes" if record.restored else "no",
+            record.path.name,
+        )
+    output_console(wide=args.wide).print(table)
+    return EXIT_OK
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("backups", help="list the backups clean and redaction wrote")
+    parser.add_argument("--home", metavar="H", help="the amplihack home (default ~/.amplihack)")
+    parser.add_argument("--json", action="store_true", help="print JSON for scripts")
+    parser.add_argument(
+        "--wide", action="store_true", help="never wrap a table row, even on a narrow terminal"
+    )
+    parser.set_defaults(handler=run)

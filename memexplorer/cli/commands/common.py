@@ -1,0 +1,108 @@
+"""What every command shares: exit codes, the default home, output helpers."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_LOCKED = 0, 1, 2, 3
+#: 128 + SIGPIPE: what a shell reports for a program whose reader closed the pipe.
+EXIT_PIPE = 141
+#: 128 + SIGINT: what a shell reports for a program stopped with ctrl+c.
+EXIT_INTERRUPTED = 130
+
+
+def default_home() -> Path:
+    """The amplihack home agents write to: ``~/.amplihack``."""
+    return Path.home() / ".amplihack"
+
+
+def add_memory_option(parser: argparse.ArgumentParser) -> None:
+    """``--memory SIZE``, the budget a long operation keeps to (applied in cli.main)."""
+    parser.add_argument(
+        "--memory",
+        metavar="SIZE",
+        help="memory to use, e.g. 512M or 1G (K, M, G); half of it is the store's buffer "
+        "pool (default: a 256M pool for reading, the engine's own for writing)",
+    )
+
+
+def print_json(payload: Any) -> None:
+    """Results go to stdout, as one indented JSON document."""
+    print(json.dumps(payload, indent=2, default=str))
+
+
+#: Width of text tables written to a pipe or file: no row is ever wrapped into
+#: cells, so `grep` and `less -S` see one line per row.
+PIPED_WIDTH = 4096
+
+
+def output_console(*, wide: bool = False) -> Console:
+    """The console text results are printed on.
+
+    It fits the terminal; piped (or with ``wide``) it never wraps a row. A reader
+    that goes away raises BrokenPipeError for :func:`memexplorer.cli.main.main` to end
+    quietly, instead of rich's own exit with status 1.
+    """
+    from rich.console import Console
+
+    class _ResultConsole(Console):
+        def on_broken_pipe(self) -> None:
+            self.quiet = True
+            raise BrokenPipeError
+
+    if wide or not sys.stdout.isatty():
+        return _ResultConsole(width=int(os.environ.get("COLUMNS") or 0) or PIPED_WIDTH)
+    return _ResultConsole()
+
+
+def undo_command(backup: Path) -> str:
+    """The command that restores ``backup``, as it works in a script: quoted, and
+    with --yes (without a terminal, restore refuses to ask)."""
+    return f"memexplorer restore {shlex.quote(str(backup))} --yes"
+
+
+def warn(message: str) -> None:
+    """Diagnostics go to stderr, so stdout stays parseable."""
+    print(f"warning: {message}", file=sys.stderr)
+
+
+@contextmanager
+def progress(description: str) -> Iterator[None]:
+    """A transient progress bar on stderr while slow work runs, only on a terminal.
+
+    The engine's bulk calls report no steps, so the bar pulses with the elapsed
+    time; it appears after a second, so quick commands print nothing extra.
+    """
+    if not sys.stderr.isatty():
+        yield
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    bar.add_task(description, total=None)
+    timer = threading.Timer(1.0, bar.start)
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+        bar.stop()

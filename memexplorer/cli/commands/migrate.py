@@ -1,0 +1,100 @@
+"""``memexplorer migrate``: copy a store to a new one of the other engine."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any
+
+from memexplorer.cli.commands.common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    add_memory_option,
+    output_console,
+    print_json,
+    progress,
+    warn,
+)
+
+if TYPE_CHECKING:
+    from memexplorer.operator.migrate import MigrationResult
+
+
+def _as_json(result: MigrationResult) -> dict[str, Any]:
+    return {
+        "source": str(result.source),
+        "target": str(result.target),
+        "source_engine": result.source_engine,
+        "target_engine": result.target_engine,
+        "target_storage_version": result.target_storage_version,
+        "counts_match": result.counts_match,
+        "agents": {
+            a.agent: {"source": a.source, "target": a.target, "differing": a.differing}
+            for a in result.agents
+        },
+    }
+
+
+def _print_table(result: MigrationResult) -> None:
+    from rich.table import Table
+
+    console = output_console()
+    version = result.target_storage_version
+    storage = f" storage {version}" if version is not None else ""
+    console.print(
+        f"Migrated {result.source} ({result.source_engine}) to {result.target} "
+        f"({result.target_engine}{storage})",
+        highlight=False,
+        soft_wrap=True,
+    )
+    table = Table(show_edge=False)
+    for name, justify in (("agent", "left"), ("table", "left"), ("source", "right"),
+                          ("new store", "right"), ("", "left")):  # fmt: skip
+        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for agent in result.agents:
+        for name in agent.tables:
+            source, target = agent.source.get(name, 0), agent.target.get(name, 0)
+            mark = "" if source == target else "[red]differs[/red]"
+            table.add_row(agent.agent, name, f"{source:,}", f"{target:,}", mark)
+    console.print(table)
+
+
+def run(args: argparse.Namespace) -> int:
+    from memexplorer.operator.migrate import migrate_store
+
+    with progress(f"Migrating {args.source}"):
+        result = migrate_store(args.source, args.target, agents=args.agent, engine=args.engine)
+    if args.json:
+        print_json(_as_json(result))
+    else:
+        _print_table(result)
+    if result.counts_match:
+        return EXIT_OK
+    for agent in result.agents:
+        if agent.differing:
+            warn(f"{agent.agent}: counts differ in {', '.join(agent.differing)}")
+    warn(f"the new store {result.target} does not hold everything the source does")
+    return EXIT_FAILED
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "migrate",
+        help="copy a HierarchicalMemory store into a NEW store of the other engine "
+        "(Kuzu, LadybugDB, amplihack-rs SQLite), with counts checked",
+    )
+    parser.add_argument("source", help="the store to copy (its file or the agent's folder)")
+    parser.add_argument("target", help="the new store file to write (must not exist)")
+    parser.add_argument(
+        "--agent",
+        action="append",
+        help="copy only this agent (repeatable; default: every agent of the source)",
+    )
+    parser.add_argument(
+        "--engine",
+        choices=("kuzu", "ladybug", "sqlite"),
+        help="the new store's engine (default: the other graph engine; ladybug for an "
+        "amplihack-rs SQLite store); sqlite writes amplihack-rs's <agent>.db schema",
+    )
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_memory_option(parser)
+    parser.set_defaults(handler=run)

@@ -1,0 +1,138 @@
+"""The command-line twin: the engine's operator functions for scripts and cron.
+
+Each command lives in ``memexplorer.cli.commands``; this module builds the parser
+and turns the engine's errors into messages and exit codes. Results go to
+stdout, diagnostics to stderr. Exit codes: 0 ok, 1 the operation failed (writes
+disabled by MEMEXPLORER_READ_ONLY=1 among them), 2 bad usage or input, 3 the store
+is locked by another process (the database's own lock, or another memexplorer
+writer holding the store's write gate: the message names its PID), 141 the reader
+of stdout went away (``| head``), as for a program stopped by SIGPIPE.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from memexplorer import __version__
+from memexplorer.cli.commands import register_all
+from memexplorer.cli.commands.common import (
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    EXIT_LOCKED,
+    EXIT_OK,
+    EXIT_PIPE,
+    EXIT_USAGE,
+)
+from memexplorer.cli.commands.open_app import run_app
+from memexplorer.operator.terminal_text import terminal_safe
+from memexplorer.storage.exceptions import (
+    AgentNameError,
+    ImportDataError,
+    InvalidInputError,
+    MemoryError,
+    NotAStoreError,
+    StoreBusyError,
+    StoreLockedError,
+    StoreNotFoundError,
+    UnsupportedEngineError,
+)
+
+__all__ = [
+    "EXIT_FAILED",
+    "EXIT_LOCKED",
+    "EXIT_OK",
+    "EXIT_PIPE",
+    "EXIT_USAGE",
+    "build_parser",
+    "main",
+]
+
+#: Errors that mean the caller asked for something wrong (exit 2), not a failure.
+BAD_INPUT: tuple[type[MemoryError], ...] = (
+    AgentNameError,
+    ImportDataError,
+    InvalidInputError,
+    NotAStoreError,
+    StoreNotFoundError,
+    UnsupportedEngineError,
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="memexplorer",
+        usage="memexplorer [PATH] | memexplorer COMMAND ...",
+        description="Explore and administer AI-agent memory stored in Kuzu. "
+        "`memexplorer [PATH]` opens the app on a store, an agent folder or a home "
+        "(default ~/.amplihack); the commands below do the same work for scripts.",
+    )
+    parser.add_argument("--version", action="version", version=f"memexplorer {__version__}")
+    register_all(parser.add_subparsers(dest="command", metavar="COMMAND"))
+    return parser
+
+
+def _commands(parser: argparse.ArgumentParser) -> set[str]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return set(action.choices)
+    return set()
+
+
+def _reader_went_away() -> int:
+    """``memexplorer ... | head``: the reader closed the pipe. End quietly with the
+    status a shell gives a program stopped by SIGPIPE, and point stdout at
+    /dev/null so the interpreter's final flush does not complain either."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return EXIT_PIPE
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # `memexplorer` and `memexplorer PATH` open the app; anything else is a command.
+    if not argv or (len(argv) == 1 and not argv[0].startswith("-")
+                    and argv[0] not in _commands(parser)):  # fmt: skip
+        return run_app(argv[0] if argv else None)
+    args = parser.parse_args(argv)
+    if not getattr(args, "handler", None):
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    try:
+        if getattr(args, "memory", None) is not None:
+            from memexplorer.storage.memory_budget import parse_memory, set_memory_budget
+
+            set_memory_budget(parse_memory(args.memory))
+        code = int(args.handler(args))
+        sys.stdout.flush()  # a closed pipe shows here, inside the handler below
+        return code
+    except BrokenPipeError:
+        return _reader_went_away()
+    except KeyboardInterrupt:
+        # The operator's stop: one line instead of a traceback, and the shell's code.
+        print(f"stopped (ctrl+c): memexplorer {args.command} did not finish", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except (StoreLockedError, StoreBusyError) as exc:
+        _print_error(exc)
+        return EXIT_LOCKED
+    except BAD_INPUT as exc:
+        _print_error(exc)
+        return EXIT_USAGE
+    except MemoryError as exc:
+        _print_error(exc)
+        return EXIT_FAILED
+
+
+def _print_error(exc: MemoryError) -> None:
+    """The message on stderr; a value it quotes (a memory id, a path) may hold escape
+    sequences, which are shown, never obeyed (line breaks of the message kept)."""
+    lines = f"error: {exc.title}: {exc.describe()}".split("\n")
+    print("\n".join(terminal_safe(line) for line in lines), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

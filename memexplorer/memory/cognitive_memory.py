@@ -1,0 +1,336 @@
+"""CognitiveMemory: six memory types for one agent in a Kuzu store (seeds 000, 001).
+
+The public API is the reference library's, so agent code runs unchanged. What
+differs on purpose: an existing store opens read-only and switches to writing
+only on the first write (reading a running agent's store never locks or changes
+it); several agents on one path in one process share a single open database
+(kuzu allows one read-write Database per file per process); lookups by id are
+scoped to the agent; and search never returns a fact without a query keyword.
+
+Sensory and working memory live in :mod:`.cognitive_short_term`, connection
+handling in :mod:`.cognitive_base`, fact search in :mod:`.cognitive_search`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from memexplorer.memory.cognitive_base import new_id
+from memexplorer.memory.cognitive_schema import (
+    CONSOLIDATED_FIELDS,
+    EPISODE_FIELDS,
+    PROCEDURE_FIELDS,
+    PROSPECTIVE_FIELDS,
+    consolidated_from_row,
+    dumps,
+    episode_from_row,
+    procedure_from_row,
+    prospective_from_row,
+    returning,
+)
+from memexplorer.memory.cognitive_search import (
+    GRAPH_FETCH_MULTIPLIER,
+    MAX_SEARCH_KEYWORDS,
+    MIN_TOKEN_LENGTH,
+    SIMILARITY_CANDIDATE_LIMIT,
+    SIMILARITY_THRESHOLD,
+    all_facts,
+    keyword_filter,
+    query_keywords,
+    search_facts,
+    similar_facts,
+)
+from memexplorer.memory.cognitive_short_term import WORKING_MEMORY_CAPACITY, ShortTermMemory
+from memexplorer.memory.memory_types import (
+    ConsolidatedEpisode,
+    EpisodicMemory,
+    ProceduralMemory,
+    ProspectiveMemory,
+    SemanticFact,
+)
+from memexplorer.storage.exceptions import InvalidInputError
+
+__all__ = [
+    "GRAPH_FETCH_MULTIPLIER",
+    "MAX_SEARCH_KEYWORDS",
+    "MIN_TOKEN_LENGTH",
+    "PROSPECTIVE_STATUS_PENDING",
+    "PROSPECTIVE_STATUS_RESOLVED",
+    "PROSPECTIVE_STATUS_TRIGGERED",
+    "SIMILARITY_CANDIDATE_LIMIT",
+    "SIMILARITY_THRESHOLD",
+    "WORKING_MEMORY_CAPACITY",
+    "CognitiveMemory",
+]
+
+PROSPECTIVE_STATUS_PENDING = "pending"
+PROSPECTIVE_STATUS_TRIGGERED = "triggered"
+PROSPECTIVE_STATUS_RESOLVED = "resolved"
+
+
+class CognitiveMemory(ShortTermMemory):
+    """Sensory, working, episodic, semantic, procedural and prospective memory
+    of one agent; ``agent_id`` isolates agents that share a store.
+
+    ``CognitiveMemory(agent_name, db_path, buffer_pool_size=0, max_db_size=0,
+    *, mode="auto")``: see :class:`.cognitive_base.CognitiveBase` for the modes.
+    """
+
+    # -- episodic ------------------------------------------------------------------------
+    def store_episode(
+        self,
+        content: str,
+        source_label: str,
+        temporal_index: int | None = None,
+        metadata: dict[str, Any] | None = None,
+    ) -> str:
+        """Store an event; ``temporal_index`` defaults to one past the agent's latest."""
+        graph = self._writable()
+        with graph.transaction():
+            return self._create_episode(graph, content, source_label, temporal_index, metadata)
+
+    def get_episodes(
+        self, limit: int = 20, include_compressed: bool = False
+    ) -> list[EpisodicMemory]:
+        """Episodes, latest temporal_index first; consolidated ones only on request."""
+        rows = self._rows(
+            "EpisodicMemory",
+            f"""MATCH (e:EpisodicMemory)
+                WHERE e.agent_id = $agent AND ($everything OR NOT coalesce(e.compressed, false))
+                RETURN {returning("e", EPISODE_FIELDS)}
+                ORDER BY e.temporal_index DESC, e.created_at DESC LIMIT $limit""",
+            everything=bool(include_compressed),
+            limit=max(int(limit), 0),
+        )
+        return [episode_from_row(row) for row in rows]
+
+    def consolidate_episodes(
+        self, batch_size: int = 10, summarizer: Callable[[list[str]], str] | None = None
+    ) -> str | None:
+        """Replace the oldest ``batch_size`` uncompressed episodes by one summary.
+
+        Returns the ConsolidatedEpisode id, or None while fewer episodes wait.
+        The default summary joins the contents with " | ".
+        """
+        if int(batch_size) < 1:
+            raise InvalidInputError(f"batch_size must be at least 1, got {batch_size}")
+        rows = self._rows(
+            "EpisodicMemory",
+            """MATCH (e:EpisodicMemory)
+               WHERE e.agent_id = $agent AND NOT coalesce(e.compressed, false)
+               RETURN e.node_id, e.content ORDER BY e.temporal_index, e.created_at LIMIT $limit""",
+            limit=int(batch_size),
+        )
+        if len(rows) < int(batch_size):
+            return None
+        contents = [row[1] or "" for row in rows]
+        summary = summarizer(contents) if summarizer is not None else " | ".join(contents)
+        graph = self._writable()
+        node_id, now = new_id("con"), self.clock()
+        with graph.transaction():
+            graph.execute(
+                """CREATE (:ConsolidatedEpisode {node_id: $id, agent_id: $agent,
+                     summary: $summary, original_count: $originals, created_at: $now})""",
+                {"id": node_id, "agent": self.agent_name, "summary": str(summary),
+                 "originals": len(rows), "now": now},
+            )  # fmt: skip
+            graph.execute(
+                """UNWIND $ids AS eid
+                   MATCH (c:ConsolidatedEpisode {node_id: $id}), (e:EpisodicMemory {node_id: eid})
+                   SET e.compressed = true
+                   CREATE (c)-[:CONSOLIDATES {consolidated_at: $now}]->(e)""",
+                {"ids": [row[0] for row in rows], "id": node_id, "now": now},
+            )
+        return node_id
+
+    def get_consolidated(self, limit: int = 20) -> list[ConsolidatedEpisode]:
+        """Consolidation summaries, newest first (read-only; beyond the reference API)."""
+        rows = self._rows(
+            "ConsolidatedEpisode",
+            f"""MATCH (c:ConsolidatedEpisode) WHERE c.agent_id = $agent
+                RETURN {returning("c", CONSOLIDATED_FIELDS)}
+                ORDER BY c.created_at DESC, c.node_id LIMIT $limit""",
+            limit=max(int(limit), 0),
+        )
+        return [consolidated_from_row(row) for row in rows]
+
+    # -- semantic ------------------------------------------------------------------------
+    def store_fact(
+        self,
+        concept: str,
+        content: str,
+        confidence: float = 1.0,
+        source_id: str = "",
+        tags: list[str] | None = None,
+        temporal_metadata: dict[str, Any] | None = None,
+        source_episode_id: str | None = None,
+    ) -> str:
+        """Store a fact with SIMILAR_TO edges to similar recent facts and, given
+        one of this agent's episodes, a DERIVES_FROM edge; return its id."""
+        if not 0.0 <= float(confidence) <= 1.0:
+            raise InvalidInputError(f"confidence must be in [0, 1], got {confidence}")
+        graph = self._writable()
+        node_id, now = new_id("sem"), self.clock()
+        similar = similar_facts(graph, self.agent_name, concept, content)
+        with graph.transaction():
+            graph.execute(
+                """CREATE (:SemanticMemory {node_id: $id, agent_id: $agent, concept: $concept,
+                     content: $content, confidence: $confidence, source_id: $source,
+                     tags: $tags, metadata: $metadata, created_at: $now})""",
+                {"id": node_id, "agent": self.agent_name, "concept": concept, "content": content,
+                 "confidence": float(confidence), "source": source_id or "",
+                 "tags": dumps(list(tags or [])), "metadata": dumps(temporal_metadata or {}),
+                 "now": now},
+                reuse=True,
+            )  # fmt: skip
+            for other_id, score in similar:
+                graph.execute(
+                    """MATCH (a:SemanticMemory {node_id: $a}), (b:SemanticMemory {node_id: $b})
+                       CREATE (a)-[:SIMILAR_TO {similarity_score: $score}]->(b)""",
+                    {"a": node_id, "b": other_id, "score": score},
+                    reuse=True,
+                )
+            if source_episode_id:
+                # An unknown (or another agent's) episode matches nothing: no edge, no error.
+                graph.execute(
+                    """MATCH (s:SemanticMemory {node_id: $sid}), (e:EpisodicMemory {node_id: $eid})
+                       WHERE e.agent_id = $agent
+                       CREATE (s)-[:DERIVES_FROM {derived_at: $now}]->(e)""",
+                    {"sid": node_id, "eid": source_episode_id, "agent": self.agent_name,
+                     "now": now},
+                    reuse=True,
+                )  # fmt: skip
+        return node_id
+
+    def get_all_facts(self, limit: int = 50) -> list[SemanticFact]:
+        """The agent's facts, most confident first."""
+        if not self._has("SemanticMemory"):
+            return []
+        return all_facts(self.graph, self.agent_name, limit)
+
+    def search_facts(
+        self, query: str, limit: int = 10, min_confidence: float = 0.0
+    ) -> list[SemanticFact]:
+        """Facts holding a query keyword, best concept match first; "" gives all facts.
+
+        See :mod:`memexplorer.memory.cognitive_search` for the ranking.
+        """
+        if not self._has("SemanticMemory"):
+            return []
+        expand = self._has("SIMILAR_TO")
+        return search_facts(self.graph, self.agent_name, query, limit, min_confidence, expand)
+
+    # -- procedural ----------------------------------------------------------------------
+    def store_procedure(
+        self, name: str, steps: list[str], prerequisites: list[str] | None = None
+    ) -> str:
+        """Store a named list of steps; return its id."""
+        graph = self._writable()
+        node_id = new_id("proc")
+        graph.execute(
+            """CREATE (:ProceduralMemory {node_id: $id, agent_id: $agent, name: $name,
+                 steps: $steps, prerequisites: $prerequisites, usage_count: 0,
+                 created_at: $now})""",
+            {"id": node_id, "agent": self.agent_name, "name": name, "steps": dumps(list(steps)),
+             "prerequisites": dumps(list(prerequisites or [])), "now": self.clock()},
+        )  # fmt: skip
+        return node_id
+
+    def list_procedures(self, limit: int = 50) -> list[ProceduralMemory]:
+        """Procedures, most used first, without counting a use (beyond the reference API)."""
+        return self._procedures([], limit)
+
+    def _procedures(self, keywords: list[str], limit: int) -> list[ProceduralMemory]:
+        params = {f"k{i}": word for i, word in enumerate(keywords)}
+        match = f"AND ({keyword_filter('p', ('name', 'steps'), len(keywords))})" if keywords else ""
+        rows = self._rows(
+            "ProceduralMemory",
+            f"""MATCH (p:ProceduralMemory) WHERE p.agent_id = $agent {match}
+                RETURN {returning("p", PROCEDURE_FIELDS)}
+                ORDER BY p.usage_count DESC, offset(id(p)) LIMIT $limit""",
+            limit=max(int(limit), 0),
+            **params,
+        )
+        return [procedure_from_row(row) for row in rows]
+
+    def recall_procedure(self, query: str, limit: int = 5) -> list[ProceduralMemory]:
+        """Procedures whose name or steps hold a query keyword, most used first.
+
+        Each one returned counts as used: its stored usage_count goes up by one
+        after the read, so the returned objects show the count before this call.
+        An empty query recalls the most used procedures.
+        """
+        found = self._procedures(query_keywords(query), limit)
+        if found:
+            self._writable().execute(
+                """UNWIND $ids AS pid MATCH (p:ProceduralMemory {node_id: pid})
+                   SET p.usage_count = coalesce(p.usage_count, 0) + 1""",
+                {"ids": [p.node_id for p in found]},
+            )
+        return found
+
+    # -- prospective ---------------------------------------------------------------------
+    def store_prospective(
+        self, description: str, trigger_condition: str, action_on_trigger: str, priority: int = 1
+    ) -> str:
+        """Remember to do ``action_on_trigger`` when the trigger shows up; return its id."""
+        graph = self._writable()
+        node_id = new_id("pro")
+        graph.execute(
+            """CREATE (:ProspectiveMemory {node_id: $id, agent_id: $agent, desc_text: $text,
+                 trigger_condition: $trigger, action_on_trigger: $action, status: $status,
+                 priority: $priority, created_at: $now})""",
+            {"id": node_id, "agent": self.agent_name, "text": description,
+             "trigger": trigger_condition, "action": action_on_trigger,
+             "status": PROSPECTIVE_STATUS_PENDING, "priority": int(priority), "now": self.clock()},
+        )  # fmt: skip
+        return node_id
+
+    def list_prospective(
+        self, status: str | None = None, limit: int = 50
+    ) -> list[ProspectiveMemory]:
+        """Intentions, highest priority first, optionally of one status (read-only;
+        beyond the reference API)."""
+        rows = self._rows(
+            "ProspectiveMemory",
+            f"""MATCH (p:ProspectiveMemory)
+                WHERE p.agent_id = $agent AND ($status IS NULL OR p.status = $status)
+                RETURN {returning("p", PROSPECTIVE_FIELDS)}
+                ORDER BY p.priority DESC, offset(id(p)) LIMIT $limit""",
+            status=status,
+            limit=max(int(limit), 0),
+        )
+        return [prospective_from_row(row) for row in rows]
+
+    def check_triggers(self, content: str) -> list[ProspectiveMemory]:
+        """Fire each pending intention with a trigger word in ``content``.
+
+        Fired ones become "triggered" (and are returned, highest priority
+        first); a triggered or resolved intention never fires again.
+        """
+        text = (content or "").lower()
+        fired = [
+            item
+            for item in self.list_prospective(PROSPECTIVE_STATUS_PENDING, limit=1 << 31)
+            if any(word in text for word in item.trigger_condition.lower().split())
+        ]
+        if fired:
+            self._writable().execute(
+                """UNWIND $ids AS pid MATCH (p:ProspectiveMemory {node_id: pid})
+                   SET p.status = $status""",
+                {"ids": [item.node_id for item in fired], "status": PROSPECTIVE_STATUS_TRIGGERED},
+            )
+            for item in fired:
+                item.status = PROSPECTIVE_STATUS_TRIGGERED
+        return fired
+
+    def resolve_prospective(self, node_id: str) -> None:
+        """Mark one of this agent's intentions resolved (an unknown id does nothing)."""
+        if not self._count("ProspectiveMemory", "n.node_id = $id", id=node_id):
+            return
+        self._writable().execute(
+            """MATCH (p:ProspectiveMemory {node_id: $id}) WHERE p.agent_id = $agent
+               SET p.status = $status""",
+            {"id": node_id, "agent": self.agent_name, "status": PROSPECTIVE_STATUS_RESOLVED},
+        )

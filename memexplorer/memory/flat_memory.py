@@ -1,0 +1,377 @@
+"""Flat session memory in SQLite (``~/.amplihack/memory.db``).
+
+The three tables are exactly seed 002's DDL ("Flat memory schema"). Reading
+opens the file read-only (immutable when no writer is active), so an agent's
+live store is never changed; only store_session_learning and delete_sessions
+open it for writing, and only when asked. Expiry is decided in Python by one
+SQL function (``flat_live``) that parses every timestamp format agents write,
+so the same rule holds in every query, count and page.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import uuid
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from memexplorer.memory.flat_model import (
+    DEFAULT_LEARNING_TYPE,
+    DeletedSessions,
+    FlatMemory,
+    FlatSession,
+    check_learning,
+    is_live,
+    json_list,
+    json_object,
+    utc_now,
+)
+from memexplorer.memory.flat_target import require_flat_target
+from memexplorer.storage.exceptions import (
+    CorruptStoreError,
+    ReadOnlyStoreError,
+    SchemaMismatchError,
+    StoreLockedError,
+)
+from memexplorer.storage.sqlite_readonly import open_sqlite_readonly
+
+__all__ = ["FLAT_SQLITE_SCHEMA", "SqliteFlatStore", "live_agent_counts"]
+
+FLAT_SQLITE_SCHEMA = """
+CREATE TABLE IF NOT EXISTS memory_entries (
+    id TEXT PRIMARY KEY,
+    session_id TEXT NOT NULL,
+    agent_id TEXT NOT NULL,
+    memory_type TEXT NOT NULL,
+    title TEXT NOT NULL,
+    content TEXT NOT NULL,
+    content_hash TEXT,
+    metadata TEXT NOT NULL DEFAULT '{}',
+    tags TEXT DEFAULT NULL,
+    importance INTEGER DEFAULT NULL,
+    created_at TEXT NOT NULL,
+    accessed_at TEXT NOT NULL,
+    expires_at TEXT DEFAULT NULL,
+    parent_id TEXT DEFAULT NULL
+);
+CREATE TABLE IF NOT EXISTS sessions (
+    session_id TEXT PRIMARY KEY,
+    created_at TEXT NOT NULL,
+    last_accessed TEXT NOT NULL,
+    metadata TEXT NOT NULL DEFAULT '{}'
+);
+CREATE TABLE IF NOT EXISTS session_agents (
+    session_id TEXT NOT NULL,
+    agent_id TEXT NOT NULL,
+    first_used TEXT NOT NULL,
+    last_used TEXT NOT NULL,
+    PRIMARY KEY (session_id, agent_id)
+);
+"""
+
+_TABLES = {"memory_entries", "sessions", "session_agents"}
+_MEMORY_COLUMNS = (
+    "id, session_id, agent_id, memory_type, title, content, importance, "
+    "created_at, accessed_at, expires_at, tags, metadata"
+)
+_LIVE = "flat_live(expires_at, :now)"
+
+
+def _install_live(connection: sqlite3.Connection) -> None:
+    def flat_live(expires_at: object, now: float) -> int:
+        return int(is_live(expires_at, datetime.fromtimestamp(now, utc_now().tzinfo)))
+
+    connection.create_function("flat_live", 2, flat_live, deterministic=True)
+
+
+def live_agent_counts(connection: sqlite3.Connection) -> dict[str, dict[str, int]]:
+    """Live memory_entries per agent, as inspection's summaries report them."""
+    _install_live(connection)
+    rows = connection.execute(
+        f"SELECT agent_id, count(*) FROM memory_entries WHERE {_LIVE} GROUP BY agent_id",
+        {"now": utc_now().timestamp()},
+    )
+    return {agent or "": {"memory_entries": count} for agent, count in rows}
+
+
+def _memory(row: sqlite3.Row) -> FlatMemory:
+    metadata = json_object(row["metadata"])
+    confidence = metadata.get("confidence", metadata.get("confidence_score"))
+    usage = metadata.get("usage_count")
+    return FlatMemory(
+        memory_id=row["id"],
+        session_id=row["session_id"],
+        agent_id=row["agent_id"],
+        memory_type=row["memory_type"],
+        title=row["title"] or "",
+        content=row["content"] or "",
+        importance=row["importance"] if isinstance(row["importance"], int) else None,
+        confidence=float(confidence) if isinstance(confidence, int | float) else None,
+        usage_count=usage if isinstance(usage, int) and not isinstance(usage, bool) else None,
+        created_at=str(row["created_at"] or ""),
+        accessed_at=str(row["accessed_at"] or ""),
+        expires_at=row["expires_at"],
+        tags=json_list(row["tags"]),
+        metadata=metadata,
+    )
+
+
+class SqliteFlatStore:
+    """One memory.db, read-only unless opened with ``read_only=False``."""
+
+    backend = "sqlite"
+
+    def __init__(self, path: str | Path, *, read_only: bool = True) -> None:
+        self.path = Path(path)
+        self.read_only = read_only
+        self._connection = self._open()
+        self._connection.row_factory = sqlite3.Row
+        _install_live(self._connection)
+
+    # -- opening -----------------------------------------------------------------
+    def _open(self) -> sqlite3.Connection:
+        created = require_flat_target(self.path, "sqlite", create=not self.read_only)
+        if self.read_only:
+            connection = open_sqlite_readonly(self.path)
+        else:
+            if created:
+                self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+                os.close(os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+            connection = sqlite3.connect(self.path, timeout=2.0, check_same_thread=False)
+            connection.isolation_level = None
+        try:
+            names = {
+                row[0]
+                for row in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")
+            }
+            if created or (not self.read_only and not names):
+                connection.executescript(FLAT_SQLITE_SCHEMA)
+            elif _TABLES - names:
+                missing = ", ".join(sorted(_TABLES - names))
+                raise SchemaMismatchError(
+                    self.path,
+                    f"This SQLite file is not a flat memory store (missing {missing})",
+                    hint="Flat memory lives in memory.db with memory_entries, sessions "
+                    "and session_agents.",
+                )
+        except sqlite3.DatabaseError as exc:
+            connection.close()
+            raise CorruptStoreError(self.path, f"SQLite cannot read this file ({exc})") from None
+        except SchemaMismatchError:
+            connection.close()
+            raise
+        return connection
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One all-or-nothing write that waits for no other writer."""
+        if self.read_only:
+            raise ReadOnlyStoreError(self.path, "This store is open read-only")
+        connection = self._connection
+        try:
+            connection.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            if "locked" in str(exc) or "busy" in str(exc):
+                raise StoreLockedError(self.path, "Another process is writing this store") from None
+            raise
+        try:
+            yield connection
+        except BaseException:
+            connection.execute("ROLLBACK")
+            raise
+        connection.execute("COMMIT")
+
+    # -- reading -----------------------------------------------------------------
+    def _query(self, sql: str, params: dict[str, Any]) -> list[sqlite3.Row]:
+        try:
+            return self._connection.execute(
+                sql, {"now": utc_now().timestamp(), **params}
+            ).fetchall()
+        except sqlite3.DatabaseError as exc:
+            if "locked" in str(exc):
+                raise StoreLockedError(self.path, "Another process holds this store") from None
+            raise CorruptStoreError(self.path, f"SQLite cannot read this file ({exc})") from None
+
+    @staticmethod
+    def _filters(
+        session_id: str | None, memory_type: str | None, agent_id: str | None
+    ) -> tuple[str, dict[str, Any]]:
+        clauses, params = [_LIVE], {}
+        for column, value in (
+            ("session_id", session_id),
+            ("memory_type", memory_type),
+            ("agent_id", agent_id),
+        ):
+            if value is not None:
+                clauses.append(f"{column} = :{column}")
+                params[column] = value
+        return " AND ".join(clauses), params
+
+    def list_sessions(self) -> list[FlatSession]:
+        """Every session, most recently used first, with live counts per agent."""
+        agents: dict[str, dict[str, int]] = {}
+        for row in self._query(
+            f"SELECT session_id, agent_id, count(*) FROM memory_entries WHERE {_LIVE} "
+            "GROUP BY session_id, agent_id",
+            {},
+        ):
+            agents.setdefault(row[0], {})[row[1]] = row[2]
+        rows = self._query(
+            "SELECT session_id, created_at, last_accessed, metadata FROM sessions "
+            "ORDER BY last_accessed DESC, session_id",
+            {},
+        )
+        known = {row["session_id"] for row in rows}
+        orphans = sorted(set(agents) - known)
+        sessions = [
+            FlatSession(
+                row["session_id"],
+                str(row["created_at"] or ""),
+                str(row["last_accessed"] or ""),
+                sum(agents.get(row["session_id"], {}).values()),
+                dict(sorted(agents.get(row["session_id"], {}).items())),
+                json_object(row["metadata"]),
+            )
+            for row in rows
+        ]
+        sessions += [
+            FlatSession(sid, "", "", sum(agents[sid].values()), dict(sorted(agents[sid].items())))
+            for sid in orphans
+        ]
+        return sessions
+
+    def list_memories(
+        self,
+        *,
+        session_id: str | None = None,
+        memory_type: str | None = None,
+        agent_id: str | None = None,
+        limit: int | None = None,
+        offset: int = 0,
+    ) -> list[FlatMemory]:
+        """Live memories, most recently accessed first, one page at a time."""
+        where, params = self._filters(session_id, memory_type, agent_id)
+        sql = (
+            f"SELECT {_MEMORY_COLUMNS} FROM memory_entries WHERE {where} "
+            "ORDER BY accessed_at DESC, importance DESC, id LIMIT :limit OFFSET :offset"
+        )
+        params.update(limit=-1 if limit is None else max(limit, 0), offset=max(offset, 0))
+        return [_memory(row) for row in self._query(sql, params)]
+
+    def count_memories(
+        self,
+        *,
+        session_id: str | None = None,
+        memory_type: str | None = None,
+        agent_id: str | None = None,
+    ) -> int:
+        where, params = self._filters(session_id, memory_type, agent_id)
+        return int(self._query(f"SELECT count(*) FROM memory_entries WHERE {where}", params)[0][0])
+
+    def agent_counts(self) -> dict[str, int]:
+        """collect_agent_counts: live memories per agent, by agent name."""
+        rows = self._query(
+            f"SELECT agent_id, count(*) FROM memory_entries WHERE {_LIVE} "
+            "GROUP BY agent_id ORDER BY agent_id",
+            {},
+        )
+        return {row[0]: row[1] for row in rows}
+
+    def memory_types(self) -> list[str]:
+        rows = self._query(
+            f"SELECT DISTINCT memory_type FROM memory_entries WHERE {_LIVE} ORDER BY 1", {}
+        )
+        return [row[0] for row in rows]
+
+    # -- writing -----------------------------------------------------------------
+    def store_session_learning(
+        self,
+        session_id: str,
+        agent_id: str,
+        content: str,
+        *,
+        title: str = "",
+        memory_type: str = DEFAULT_LEARNING_TYPE,
+        importance: int | None = None,
+        confidence: float | None = None,
+        tags: Iterable[str] = (),
+        metadata: dict[str, Any] | None = None,
+        expires_at: datetime | None = None,
+    ) -> str | None:
+        """Store one memory; an identical (session, agent, content) gives None."""
+        check_learning(session_id, agent_id, content, importance, confidence)
+        if not memory_type or not memory_type.strip():
+            memory_type = DEFAULT_LEARNING_TYPE
+        extra = dict(metadata or {})
+        if confidence is not None:
+            extra["confidence"] = float(confidence)
+        now = utc_now().isoformat()
+        memory_id = str(uuid.uuid4())
+        with self._write() as db:
+            duplicate = db.execute(
+                "SELECT 1 FROM memory_entries WHERE session_id = ? AND agent_id = ? "
+                "AND content = ? LIMIT 1",
+                (session_id, agent_id, content),
+            ).fetchone()
+            if duplicate:
+                return None
+            db.execute(
+                "INSERT OR IGNORE INTO sessions (session_id, created_at, last_accessed, metadata) "
+                "VALUES (?, ?, ?, '{}')",
+                (session_id, now, now),
+            )
+            db.execute(
+                "UPDATE sessions SET last_accessed = ? WHERE session_id = ?", (now, session_id)
+            )
+            db.execute(
+                "INSERT OR IGNORE INTO session_agents (session_id, agent_id, first_used, "
+                "last_used) VALUES (?, ?, ?, ?)",
+                (session_id, agent_id, now, now),
+            )
+            db.execute(
+                "UPDATE session_agents SET last_used = ? WHERE session_id = ? AND agent_id = ?",
+                (now, session_id, agent_id),
+            )
+            db.execute(
+                "INSERT INTO memory_entries (id, session_id, agent_id, memory_type, title, "
+                "content, metadata, tags, importance, created_at, accessed_at, expires_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    memory_id, session_id, agent_id, memory_type,
+                    title or content.strip()[:50], content, json.dumps(extra),
+                    json.dumps(list(tags)) if tags else None, importance, now, now,
+                    expires_at.isoformat() if expires_at else None,
+                ),
+            )  # fmt: skip
+        return memory_id
+
+    def delete_sessions(self, session_ids: Iterable[str]) -> DeletedSessions:
+        """Remove these sessions and all their memories (expired ones too), atomically."""
+        wanted = list(dict.fromkeys(session_ids))
+        removed: list[str] = []
+        memories = 0
+        with self._write() as db:
+            for session_id in wanted:
+                count = db.execute(
+                    "DELETE FROM memory_entries WHERE session_id = ?", (session_id,)
+                ).rowcount
+                db.execute("DELETE FROM session_agents WHERE session_id = ?", (session_id,))
+                gone = db.execute("DELETE FROM sessions WHERE session_id = ?", (session_id,))
+                if gone.rowcount or count:
+                    removed.append(session_id)
+                memories += max(count, 0)
+        return DeletedSessions(removed, memories)
+
+    def close(self) -> None:
+        self._connection.close()
+
+    def __enter__(self) -> SqliteFlatStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,320 @@
+"""Read-only browsing of any store, for the app: an agent's tables, pages of rows,
+one node with its edges.
+
+Pages come from the database a page at a time (never every row in memory), as
+Arrow tables the app's table widget draws directly. Kuzu graph stores and
+SQLite stores (experiences, flat session memory) answer the same calls.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any, Protocol
+
+import pyarrow as pa
+
+from memexplorer.memory.inspection import AGENT_COLUMNS, open_graph
+from memexplorer.operator.browse_types import (
+    EDGE_LIMIT,
+    ColumnInfo,
+    EdgeInfo,
+    NodeDetail,
+    Page,
+    PageQuery,
+    TableInfo,
+    check_page_query,
+    short_label,
+)
+from memexplorer.operator.graph_pages import graph_page
+from memexplorer.operator.sqlite_browse import SqliteBrowser
+from memexplorer.operator.write_gate import refuse_if_read_only
+from memexplorer.storage.exceptions import InvalidInputError, StoreError
+from memexplorer.storage.graph_counts import agent_counts
+from memexplorer.storage.graphdb import GraphStore, identifier, literal
+from memexplorer.storage.stores import StoreFormat, sniff
+
+__all__ = [
+    "ColumnInfo",
+    "EdgeInfo",
+    "GraphBrowser",
+    "NodeDetail",
+    "Page",
+    "PageQuery",
+    "SqliteBrowser",
+    "StoreBrowser",
+    "TableInfo",
+    "open_browser",
+]
+
+
+class StoreBrowser(Protocol):
+    path: Path
+
+    def agents(self) -> list[str]: ...
+
+    def tables(self, agent: str) -> list[TableInfo]: ...
+
+    def page(self, table: TableInfo, agent: str, query: PageQuery) -> Page: ...
+
+    def matching_keys(self, table: TableInfo, agent: str, text: str) -> list[str]: ...
+
+    def node(self, table: str, key: str) -> NodeDetail: ...
+
+    def interrupt(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+# -- Kuzu graph stores --------------------------------------------------------------------
+class GraphBrowser:
+    """Browse a Kuzu store, read-only. Node tables are filtered by their agent
+    column; rel tables by the agent of the edge's source node."""
+
+    def __init__(self, graph: GraphStore) -> None:
+        self.graph = graph
+        self.path = graph.path
+        self._node_tables = graph.node_tables()
+        self._rels = graph.rel_tables()
+        self._columns = {t: graph.columns(t) for t in [*self._node_tables, *self._rels]}
+        self._keys = {t: graph.primary_key(t) for t in self._node_tables}
+        self._schemas: dict[str, pa.Schema] = {}
+
+    def _agent_column(self, table: str) -> str | None:
+        names = {name for name, _ in self._columns.get(table, [])}
+        return next((c for c in AGENT_COLUMNS if c in names), None)
+
+    def _rel_sources(self, rel: str) -> list[str]:
+        return sorted({source for source, _ in self._rels[rel].pairs})
+
+    def agents(self) -> list[str]:
+        found: set[str] = set()
+        for table in self._node_tables:
+            column = self._agent_column(table)
+            if column:
+                query = f"MATCH (n:{identifier(table)}) RETURN DISTINCT n.{identifier(column)}"
+                found.update(row[0] or "" for row in self.graph.rows(query))
+        return sorted(found)
+
+    # -- which rows belong to the agent --------------------------------------------------
+    def _node_match(self, table: str, agent: str) -> tuple[str, dict[str, Any]]:
+        column = self._agent_column(table)
+        match = f"MATCH (n:{identifier(table)})"
+        if column is None:
+            return match, {}
+        return f"{match} WHERE n.{identifier(column)} = $agent", {"agent": agent}
+
+    def _rel_match(self, rel: str, agent: str) -> tuple[str, dict[str, Any]]:
+        sources = [s for s in self._rel_sources(rel) if self._agent_column(s)]
+        pattern = f"MATCH (a)-[n:{identifier(rel)}]->(b)"
+        if not sources:
+            return pattern, {}
+        tests = [
+            f"(label(a) = {literal(s)} AND a.{identifier(self._agent_column(s) or '')} = $agent)"
+            for s in sources
+        ]
+        return f"{pattern} WHERE {' OR '.join(tests)}", {"agent": agent}
+
+    def _count(self, table: str, agent: str, known: dict[str, int] | None) -> int:
+        if known is not None:
+            return known.get(table, 0)
+        if table in self._rels:
+            match, params = self._rel_match(table, agent)
+        else:
+            match, params = self._node_match(table, agent)
+        return int(self.graph.scalar(f"{match} RETURN count(n)", params) or 0)
+
+    def tables(self, agent: str) -> list[TableInfo]:
+        # A named agent's counts without a join of every edge (graph_counts); the
+        # rows of no agent ("" or none) are counted as their pages select them.
+        known = agent_counts(self.graph).get(agent, {}) if agent else None
+        out: list[TableInfo] = []
+        for table in self._node_tables:
+            if self._agent_column(table) is None and agent:
+                continue
+            count = self._count(table, agent, known)
+            columns = tuple(ColumnInfo(n, t) for n, t in self._columns[table])
+            out.append(TableInfo(table, "node", count, columns, self._keys[table]))
+        for rel, info in self._rels.items():
+            _, params = self._rel_match(rel, agent)
+            if not params and agent:
+                continue
+            count = self._count(rel, agent, known)
+            columns = (
+                ColumnInfo("_from", "STRING"),
+                ColumnInfo("_to", "STRING"),
+                *(ColumnInfo(n, t) for n, t in self._columns[rel]),
+            )
+            out.append(TableInfo(rel, "rel", count, columns, None, info.pairs))
+        return out
+
+    # -- pages ---------------------------------------------------------------------------
+    def _key_expression(self, variable: str, tables: list[str]) -> str:
+        keys = {self._keys.get(t) for t in tables}
+        if len(keys) == 1 and None not in keys:
+            return f"{variable}.{identifier(keys.pop() or '')}"
+        return f"label({variable}) + ':' + string(offset(id({variable})))"
+
+    def _selection(
+        self, table: TableInfo, agent: str, text: str, *, place: str | None = None
+    ) -> tuple[str, str, dict[str, Any]]:
+        """The rows a page shows, before RETURN (their columns named as in the table,
+        and ``place``, when given, naming the row's place in storage), the same
+        match for a count, and the parameters of both."""
+        params: dict[str, Any]
+        if table.kind == "rel":
+            match, params = self._rel_match(table.name, agent)
+            sources = [s for s, _ in table.endpoints]
+            targets = [t for _, t in table.endpoints]
+            projections = [
+                f"{self._key_expression('a', sources)} AS _from",
+                f"{self._key_expression('b', targets)} AS _to",
+            ]
+            projections += [f"n.{identifier(c)} AS {identifier(c)}" for c, _ in
+                            self._columns[table.name]]  # fmt: skip
+        else:
+            match, params = self._node_match(table.name, agent)
+            projections = [f"n.{identifier(c.name)} AS {identifier(c.name)}" for c in
+                           table.columns]  # fmt: skip
+        if place is not None:
+            projections.append(f"offset(id(n)) AS {identifier(place)}")
+        params = dict(params)
+        if not text:
+            return f"{match} WITH {', '.join(projections)}", match, params
+        text_columns = [c.name for c in table.columns if c.is_text]
+        params["text"] = text.lower()
+        tests = " OR ".join(f"lower({identifier(c)}) CONTAINS $text" for c in text_columns)
+        filtered = f"{match} WITH {', '.join(projections)} WHERE {tests or 'false'}"
+        return filtered, filtered, params
+
+    def page(self, table: TableInfo, agent: str, query: PageQuery) -> Page:
+        """A page in a stable order, read from its nearer end (see graph_pages)."""
+        check_page_query(table, query)
+        return graph_page(self, table, agent, query)
+
+    def page_schema(self, table: TableInfo) -> pa.Schema:
+        """The Arrow schema of a node table's pages, as Kuzu gives it (kept per table)."""
+        schema = self._schemas.get(table.name)
+        if schema is None:
+            names = [identifier(c.name) for c in table.columns]
+            projection = ", ".join(f"n.{name} AS {name}" for name in names)
+            found = self.graph.arrow(
+                f"MATCH (n:{identifier(table.name)}) RETURN {projection} LIMIT 0"
+            )
+            schema = self._schemas[table.name] = found.schema
+        return schema
+
+    def matching_keys(self, table: TableInfo, agent: str, text: str) -> list[str]:
+        """The key of every row a filter shows, over all pages, in one scan."""
+        if table.primary_key is None:
+            raise InvalidInputError(f"{table.name} rows have no key to list")
+        rows, _, params = self._selection(table, agent, text)
+        found = self.graph.arrow(f"{rows} RETURN {identifier(table.primary_key)}", params)
+        return [str(key) for key in found.column(0).to_pylist()]
+
+    # -- one node ------------------------------------------------------------------------
+    def node(self, table: str, key: str) -> NodeDetail:
+        if table not in self._node_tables:
+            raise InvalidInputError(f"{table!r} is not a node table of {self.path}")
+        pk = self._keys[table]
+        if pk is None:
+            raise InvalidInputError(f"{table} has no primary key to find a node by")
+        rows = self.graph.rows(
+            f"MATCH (n:{identifier(table)}) WHERE n.{identifier(pk)} = $key RETURN n",
+            {"key": key},
+        )
+        if not rows:
+            raise InvalidInputError(
+                f"No {table} node with {pk} = {key!r}",
+                hint="It may have been deleted since the table was loaded; reload it.",
+            )
+        own = [name for name, _ in self._columns[table]]
+        detail = NodeDetail(table, key, {name: rows[0][0].get(name) for name in own})
+        for direction, pattern in (("out", "(n)-[r]->(m)"), ("in", "(n)<-[r]-(m)")):
+            self._collect_edges(detail, direction, pattern)
+        self._flag(detail)
+        return detail
+
+    def _collect_edges(self, detail: NodeDetail, direction: str, pattern: str) -> None:
+        pk = identifier(self._keys[detail.table] or "")
+        counts = self.graph.rows(
+            f"MATCH {pattern.replace('(n)', f'(n:{identifier(detail.table)})', 1)} "
+            f"WHERE n.{pk} = $key RETURN label(r), count(r)",
+            {"key": detail.key},
+        )
+        for rel, count in counts:
+            rows = self.graph.rows(
+                f"MATCH {pattern.replace('(n)', f'(n:{identifier(detail.table)})', 1)} "
+                f"WHERE n.{pk} = $key AND label(r) = $rel RETURN r, m LIMIT $limit",
+                {"key": detail.key, "rel": rel, "limit": EDGE_LIMIT},
+            )
+            group = (rel, direction)
+            own = [name for name, _ in self._columns.get(rel, [])]
+            for edge, neighbour in rows:
+                table = neighbour["_label"]
+                neighbour_pk = self._keys.get(table)
+                detail.edges.setdefault(group, []).append(
+                    EdgeInfo(
+                        rel,
+                        direction,  # type: ignore[arg-type]
+                        table,
+                        str(neighbour.get(neighbour_pk) if neighbour_pk else ""),
+                        short_label(neighbour),
+                        {name: edge.get(name) for name in own},
+                    )
+                )
+            if count > len(rows):
+                detail.more[group] = count - len(rows)
+
+    def _flag(self, detail: NodeDetail) -> None:
+        """What an operator should notice: orphans and superseded facts."""
+        source = detail.properties.get("source_id")
+        derived = detail.edges.get(("DERIVES_FROM", "out"))
+        if isinstance(source, str) and source and not derived and "EpisodicMemory" in self._keys:
+            exists = self.graph.scalar(
+                "MATCH (e:EpisodicMemory) WHERE e.memory_id = $id RETURN count(e)", {"id": source}
+            )
+            if not exists:
+                detail.flags.append(f"orphan: source_id {source!r} names no episode")
+        if detail.edges.get(("SUPERSEDES", "in")):
+            newer = detail.edges[("SUPERSEDES", "in")][0]
+            detail.flags.append(f"superseded by {newer.neighbour_key}")
+
+    def interrupt(self) -> None:
+        self.graph.interrupt()
+
+    def close(self) -> None:
+        self.graph.close()
+
+
+def _sqlite_browser(path: Path, writable: bool) -> SqliteBrowser:
+    """The browser for an SQLite store: amplihack-rs's hierarchical schema gets its
+    edge tables and node edges, any other schema the generic browser."""
+    from memexplorer.memory.rs_sqlite_schema import is_rs_hierarchical
+    from memexplorer.operator.rs_sqlite_browse import RsSqliteBrowser
+
+    browser = SqliteBrowser(path, writable=writable)
+    if not is_rs_hierarchical(browser._tables):
+        return browser
+    browser.close()
+    return RsSqliteBrowser(path, writable=writable)
+
+
+def open_browser(
+    path: str | Path | StoreFormat, *, writable: bool = False, allow_upgrade: bool = False
+) -> StoreBrowser:
+    """Open any store the engine can read for browsing: read-only, unless ``writable``
+    (refused with StoreLockedError while another process holds the store, and with
+    StoreUpgradeRequired when writing would rewrite an older LadybugDB store, unless
+    ``allow_upgrade``). Under MEMEXPLORER_READ_ONLY=1 ``writable`` is refused with
+    WritesDisabledError: an engine opened for writing may rewrite its header on
+    close even when nothing was written."""
+    fmt = path if isinstance(path, StoreFormat) else sniff(path)
+    if writable:
+        refuse_if_read_only(fmt.path, "the store was not opened for writing")
+    if fmt.engine == "sqlite":
+        try:
+            return _sqlite_browser(fmt.path, writable)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(fmt.path, f"SQLite could not read the store ({exc})") from None
+    return GraphBrowser(open_graph(fmt.path, read_only=not writable, allow_upgrade=allow_upgrade))

@@ -1,0 +1,117 @@
+"""Snapshots: cheap dated exports of one agent, kept under the home for later diffs.
+
+A snapshot is the agent's export (format 1.1, the file `memexplorer export`
+writes) at ``<home>/backups/.snapshots/<agent>/<UTC time>.json``. That place
+confuses nobody: store discovery never looks inside ``backups/``, the agent's
+own tools never read it, and ``memexplorer backups`` skips hidden folders, so a
+snapshot is never offered for a restore. "What did this agent learn since
+yesterday?" is then ``memexplorer diff SNAPSHOT AGENT``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from memexplorer.operator.backups import backups_folder, list_backups
+from memexplorer.operator.rs_sqlite_transfer import rs_store_path
+from memexplorer.operator.transfer_common import transfer_store_path
+from memexplorer.operator.transfer_export import export_agent_store
+from memexplorer.storage.backend_choice import amplihack_home
+from memexplorer.storage.names import validate_agent_name
+from memexplorer.storage.progress import TaskControl
+
+__all__ = ["Snapshot", "TimelineEntry", "agent_store", "agent_timeline", "list_snapshots",
+           "snapshots_folder", "take_snapshot"]  # fmt: skip
+
+_STAMP = "%Y%m%dT%H%M%S.%fZ"
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    path: Path
+    agent: str
+    taken_at: datetime
+    size: int
+
+
+@dataclass(frozen=True)
+class TimelineEntry:
+    """A point in an agent's past that a diff can start from."""
+
+    kind: str  # "snapshot" or "backup"
+    path: Path
+    taken_at: datetime
+    label: str
+
+
+def snapshots_folder(home: str | Path | None = None) -> Path:
+    """Where the home's snapshots live (hidden inside its backups folder)."""
+    return backups_folder(amplihack_home(home)) / ".snapshots"
+
+
+def agent_store(agent: str, home: str | Path | None = None) -> Path:
+    """The agent's hierarchical store in the home: where its tools look for a graph store
+    (:func:`~.transfer_common.transfer_store_path`), else amplihack-rs's
+    ``hierarchical_memory/<agent>.db`` when only that exists."""
+    store = transfer_store_path(agent, home=home)
+    if not store.exists():
+        sqlite = rs_store_path(agent, storage_path=None, home=amplihack_home(home))
+        if sqlite.is_file():
+            return sqlite
+    return store
+
+
+def take_snapshot(
+    agent: str,
+    *,
+    home: str | Path | None = None,
+    storage_path: str | Path | None = None,
+    control: TaskControl | None = None,
+    now: datetime | None = None,
+) -> Snapshot:
+    """Export ``agent`` into its snapshots folder under a name that is its UTC time."""
+    agent = validate_agent_name(agent)
+    taken = (now or datetime.now(UTC)).astimezone(UTC)
+    target = snapshots_folder(home) / agent / f"{taken.strftime(_STAMP)}.json"
+    storage_path = storage_path or agent_store(agent, home)
+    result = export_agent_store(agent, target, format="json", storage_path=storage_path,
+                                home=home, control=control, overwrite=False)  # fmt: skip
+    return Snapshot(result.output, agent, taken, result.size_bytes)
+
+
+def _taken_at(path: Path) -> datetime | None:
+    try:
+        return datetime.strptime(path.stem, _STAMP).replace(tzinfo=UTC)
+    except ValueError:
+        return None
+
+
+def list_snapshots(agent: str, home: str | Path | None = None) -> list[Snapshot]:
+    """The agent's snapshots, newest first (files not named by a time are not ours)."""
+    folder = snapshots_folder(home) / validate_agent_name(agent)
+    found = []
+    if folder.is_dir():
+        for path in folder.glob("*.json"):
+            taken = _taken_at(path)
+            if taken is not None and path.is_file() and not path.is_symlink():
+                found.append(Snapshot(path, agent, taken, path.stat().st_size))
+    return sorted(found, key=lambda s: s.taken_at, reverse=True)
+
+
+def agent_timeline(agent: str, home: str | Path | None = None) -> list[TimelineEntry]:
+    """The agent's snapshots and the backups that hold it, newest first."""
+    entries = [
+        TimelineEntry("snapshot", s.path, s.taken_at, f"snapshot · {s.size:,} bytes")
+        for s in list_snapshots(agent, home)
+    ]
+    for record in list_backups(amplihack_home(home)):
+        if agent in record.agents:
+            kind = "whole store" if record.whole_store else f"{sum(record.counts.values())} row(s)"
+            taken = record.created_at
+            if taken.tzinfo is None:
+                taken = taken.replace(tzinfo=UTC)
+            entries.append(TimelineEntry("backup", record.path, taken,
+                                         f"backup before {record.action} · {kind}"))  # fmt: skip
+    return sorted(entries, key=lambda e: e.taken_at, reverse=True)

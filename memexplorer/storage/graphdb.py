@@ -1,0 +1,215 @@
+"""Kuzu behind the storage seam: the only module that imports ``kuzu``.
+
+:class:`KuzuStore` implements :class:`~.graph_store.GraphStore` in process.
+LadybugDB stores go through :mod:`.ladybug_store` instead (the two engines
+cannot share a process); :func:`~.graph_open.open_graph_store` picks one from
+the file header. The protocol and its helpers are re-exported here for the
+modules that import them from this one.
+"""
+
+from __future__ import annotations
+
+import threading
+import warnings
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+from memexplorer.storage.exceptions import StoreError
+from memexplorer.storage.graph_store import (
+    DEFAULT_BUFFER_POOL,
+    GraphStore,
+    GraphStoreBase,
+    QueryError,
+    RelTable,
+    arrow_schema,
+    copy_statement,
+    identifier,
+    literal,
+    translate_open_error,
+    translate_query_error,
+)
+from memexplorer.storage.memory_budget import buffer_pool_bytes
+from memexplorer.storage.stores import KUZU_STORAGE_VERSION
+
+__all__ = [
+    "DEFAULT_BUFFER_POOL",
+    "GraphStore",
+    "KuzuStore",
+    "QueryError",
+    "RelTable",
+    "identifier",
+    "literal",
+    "open_kuzu",
+]
+
+
+def _translate(path: Path, exc: Exception) -> StoreError:
+    """Turn a kuzu RuntimeError raised while opening into an engine error."""
+    return translate_open_error(path, str(exc), "kuzu")
+
+
+class KuzuStore(GraphStoreBase):
+    """A Kuzu 0.11 database file, opened read-only unless asked otherwise."""
+
+    engine = "kuzu"
+    storage_version: int | None = KUZU_STORAGE_VERSION
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        read_only: bool = True,
+        buffer_pool_size: int | None = None,
+        max_db_size: int = 0,
+    ) -> None:
+        import kuzu
+
+        self.path = Path(path)
+        self.read_only = read_only
+        self._lock = threading.RLock()
+        self._in_transaction = False
+        self._prepared: dict[str, Any] = {}
+        try:
+            if buffer_pool_size is None:
+                buffer_pool_size = buffer_pool_bytes(read_only)
+            # max_db_size bounds the address space kuzu maps (8 TB by default),
+            # which many stores open in one process can exhaust; 0 keeps the default.
+            limits = {"max_db_size": max_db_size} if max_db_size > 0 else {}
+            self._db = kuzu.Database(
+                str(self.path), read_only=read_only, buffer_pool_size=buffer_pool_size, **limits
+            )
+            self._conn = kuzu.Connection(self._db)
+        except RuntimeError as exc:
+            raise _translate(self.path, exc) from None
+        self._closed = False
+
+    # -- queries -----------------------------------------------------------------
+    def _compiled(self, cypher: str) -> Any:
+        """A statement compiled once and kept: planning costs about as much as
+        running a small write, and store_knowledge repeats the same few writes."""
+        statement = self._prepared.get(cypher)
+        if statement is None:
+            with warnings.catch_warnings():
+                # kuzu 0.11 (its last release) marks prepare() deprecated; it
+                # still halves the cost of a repeated statement.
+                warnings.simplefilter("ignore", DeprecationWarning)
+                statement = self._conn.prepare(cypher)
+            if not statement.is_success():
+                raise QueryError(f"Kuzu refused a query: {statement.get_error_message()}")
+            self._prepared[cypher] = statement
+        return statement
+
+    def _run(self, cypher: str, params: dict[str, Any] | None, reuse: bool = False) -> Any:
+        if self._closed:
+            raise QueryError(f"The store is closed: {self.path}")
+        try:
+            if reuse:
+                return self._conn.execute(self._compiled(cypher), params or {})
+            return self._conn.execute(cypher, params or {})
+        except RuntimeError as exc:
+            raise translate_query_error(self.path, str(exc), "kuzu") from None
+
+    def rows(
+        self, cypher: str, params: dict[str, Any] | None = None, *, reuse: bool = False
+    ) -> list[list[Any]]:
+        """Run a parameterised query and return every row (``reuse``: keep the
+        compiled statement for the next call with the same text)."""
+        with self._lock:
+            result = self._run(cypher, params, reuse)
+            out: list[list[Any]] = []
+            while result.has_next():
+                out.append(result.get_next())
+            result.close()
+            return out
+
+    def execute(
+        self, cypher: str, params: dict[str, Any] | None = None, *, reuse: bool = False
+    ) -> None:
+        with self._lock:
+            result = self._run(cypher, params, reuse)
+            result.close()
+
+    def copy_rows(
+        self, table: str, columns: list[tuple[str, str]], rows: list[dict[str, Any]]
+    ) -> bool:
+        """Bulk-insert ``rows`` (dicts keyed by the ``columns`` names, in the table's
+        column order; a rel's two endpoint keys first) through an Arrow table.
+
+        Kuzu scans an Arrow table five to ten times faster than a list parameter
+        (COPY of 30k facts: 0.13 s against 0.74 s). Returns False, writing
+        nothing, when a column type has no plain Arrow equivalent.
+        """
+        import pyarrow as pa
+
+        schema = arrow_schema(columns)
+        if schema is None:
+            return False
+        self.copy_arrow(table, pa.Table.from_pylist(rows, schema=schema))
+        return True
+
+    def copy_arrow(self, table: str, data: pa.Table, pair: tuple[str, str] | None = None) -> None:
+        """Bulk-insert an Arrow table whose columns are ``table``'s, in order (a rel's
+        two endpoint keys first; ``pair`` names its FROM and TO tables when it has several)."""
+        memexplorer_copy_rows = data  # noqa: F841
+        with self._lock:
+            if self._closed:
+                raise QueryError(f"The store is closed: {self.path}")
+            try:
+                # kuzu finds the Arrow table by its variable name in this frame.
+                self._conn.execute(copy_statement(table, "memexplorer_copy_rows", pair))
+            except RuntimeError as exc:
+                raise QueryError(
+                    f"Kuzu refused a bulk insert into {table}: {str(exc).splitlines()[0]}",
+                    hint=f"Store: {self.path}",
+                ) from None
+
+    def rows_capped(
+        self, cypher: str, cap: int, *, timeout_ms: int
+    ) -> tuple[list[str], list[list[Any]], bool]:
+        """Column names, at most ``cap`` rows, and whether more were left unread;
+        kuzu stops the query after ``timeout_ms`` (the console's operator text)."""
+        with self._lock:
+            self._conn.set_query_timeout(timeout_ms)
+            try:
+                result = self._run(cypher, None)
+                names = list(result.get_column_names())
+                rows: list[list[Any]] = []
+                while result.has_next() and len(rows) < cap:
+                    rows.append(result.get_next())
+                more = result.has_next()
+                result.close()
+                return names, rows, more
+            finally:
+                self._conn.set_query_timeout(0)
+
+    def arrow(self, cypher: str, params: dict[str, Any] | None = None) -> pa.Table:
+        """Run a parameterised query and return its rows as one Arrow table."""
+        with self._lock:
+            result = self._run(cypher, params)
+            try:
+                return result.get_as_arrow(chunk_size=10_000)
+            finally:
+                result.close()
+
+    # -- lifecycle ---------------------------------------------------------------
+    def interrupt(self) -> None:
+        """Cancel the query running on this store (from another thread)."""
+        if not self._closed:
+            self._conn.interrupt()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            self._prepared.clear()
+            self._conn.close()
+            self._db.close()
+
+
+def open_kuzu(path: str | Path, *, read_only: bool = True) -> KuzuStore:
+    """Open a Kuzu store; callers check the file header first (see stores.py)."""
+    return KuzuStore(path, read_only=read_only)
