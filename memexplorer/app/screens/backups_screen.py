@@ -15,6 +15,7 @@ from textual.widgets import Button, DataTable, Footer, Header, Static
 from textual.worker import Worker
 
 from memexplorer.app.app_commands import bindings_for
+from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.modal_dialog import DIALOG_CSS, ModalDialog
 from memexplorer.app.session_mode import write_action
 from memexplorer.app.widgets.worker_errors import report_failed_worker
@@ -42,8 +43,9 @@ class ConfirmRestore(ModalDialog[bool]):
     class Compared(Message):
         difference: StoreDifference
 
-    def __init__(self, record: BackupRecord) -> None:
+    def __init__(self, session: OperatorSession, record: BackupRecord) -> None:
         super().__init__()
+        self.session = session
         self.record = record
 
     def compose(self) -> ComposeResult:
@@ -77,7 +79,7 @@ class ConfirmRestore(ModalDialog[bool]):
 
     @work(thread=True, exclusive=True, group="compare", exit_on_error=False)
     def compare(self) -> None:
-        current = self.app.browsers.get(self.record.store)  # type: ignore[attr-defined]
+        current = self.session.browser(self.record.store)
         self.post_message(self.Compared(whole_store_difference(self.record, current)))
 
     def on_confirm_restore_compared(self, message: Compared) -> None:
@@ -87,7 +89,7 @@ class ConfirmRestore(ModalDialog[bool]):
         self.query_one("#yes", Button).disabled = False
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if report_failed_worker(event):
+        if report_failed_worker(event, self.session):
             self.query_one("#yes", Button).disabled = False  # the operator may still choose
 
     def action_answer(self, answer: bool) -> None:
@@ -120,8 +122,9 @@ class BackupsScreen(Screen[None]):
     class Restored(Message):
         result: RestoreResult
 
-    def __init__(self, home: Path) -> None:
+    def __init__(self, session: OperatorSession, home: Path) -> None:
         super().__init__()
+        self.session = session
         self.home = home
         self.records: list[BackupRecord] = []
 
@@ -177,10 +180,10 @@ class BackupsScreen(Screen[None]):
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.app.browsers.forget(record.store)  # type: ignore[attr-defined]
+                self.session.forget(record.store)
                 self.restore(record.path)
 
-        self.app.push_screen(ConfirmRestore(record), answered)
+        self.app.push_screen(ConfirmRestore(self.session, record), answered)
 
     @on(DataTable.RowSelected, "#list")
     def row_selected(self) -> None:
@@ -201,7 +204,7 @@ class BackupsScreen(Screen[None]):
         self.dismiss(None)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        report_failed_worker(event)
+        report_failed_worker(event, self.session)
 
 
 def _short(path: Path) -> str:

@@ -19,6 +19,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 from textual.worker import Worker
 
 from memexplorer.app.app_commands import bindings_for
+from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.value_modal import ValueModal
 from memexplorer.app.widgets.chain_timeline import ChainTimeline
 from memexplorer.app.widgets.node_ref import NodeRef
@@ -104,8 +105,11 @@ class ChainScreen(Screen[None]):
         chains: list[TemporalChain]
         selected: int
 
-    def __init__(self, store: Path, agent: str, memory_id: str | None = None) -> None:
+    def __init__(
+        self, session: OperatorSession, store: Path, agent: str, memory_id: str | None = None
+    ) -> None:
         super().__init__()
+        self.session = session
         self.store = store
         self.agent = agent
         self.memory_id = memory_id
@@ -123,7 +127,7 @@ class ChainScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        mode = self.app.browsers.mode(self.store)  # type: ignore[attr-defined]
+        mode = self.session.mode(self.store)
         self.sub_title = f"{mode} · {self.agent or '(no agent)'} · {self.store}"
         self.query_one("#chains", DataTable).add_columns("concept", "facts", "last change", "")
         self.loading = True
@@ -131,11 +135,11 @@ class ChainScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="chains", exit_on_error=False)
     def fetch(self) -> None:
-        browser = self.app.browsers.get(self.store)  # type: ignore[attr-defined]
+        browser = self.session.browser(self.store)
         self.post_message(self.Loaded(*load_chains(browser, self.agent, self.memory_id)))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if report_failed_worker(event):
+        if report_failed_worker(event, self.session):
             self.loading = False
             self.query_one("#chain-title", Static).update(Text("cannot read the chains", "red"))
 
@@ -183,7 +187,7 @@ class ChainScreen(Screen[None]):
         self._open(message.step.memory_id)
 
     def _open(self, memory_id: str) -> None:
-        self.app.open_node(NodeRef(self.store, "SemanticMemory", memory_id))  # type: ignore[attr-defined]
+        self.session.open_node(NodeRef(self.store, "SemanticMemory", memory_id))
 
     # -- commands ------------------------------------------------------------------------
     def action_open_step(self) -> None:

@@ -23,10 +23,12 @@ from textual.worker import Worker, WorkerState
 from textual_fastdatatable import DataTable
 
 from memexplorer.app.app_commands import bindings_for
+from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.console_writes import ConsoleWrites
 from memexplorer.app.screens.value_modal import ValueModal
 from memexplorer.app.widgets.history_list import HistoryList
 from memexplorer.app.widgets.worker_errors import report_failed_worker
+from memexplorer.operator.browse import GraphBrowser, StoreBrowser
 from memexplorer.operator.console import (
     DEFAULT_ROW_CAP,
     ConsoleResult,
@@ -72,9 +74,15 @@ class ConsoleScreen(ConsoleWrites):
         entries: list[HistoryEntry]
 
     def __init__(
-        self, store: Path, engine: str, kind: str = "unknown", history: QueryHistory | None = None
+        self,
+        session: OperatorSession,
+        store: Path,
+        engine: str,
+        kind: str = "unknown",
+        history: QueryHistory | None = None,
     ) -> None:
         super().__init__()
+        self.session = session
         self.store = store
         self.engine = engine
         self.kind = kind
@@ -105,7 +113,7 @@ class ConsoleScreen(ConsoleWrites):
 
     def show_mode(self) -> None:
         """Headers say whether this store is read-only or open for writing."""
-        mode = self.app.browsers.mode(self.store)  # type: ignore[attr-defined]
+        mode = self.session.mode(self.store)
         language = "SQL" if self.engine == "sqlite" else "Cypher"
         self.query_one("#editor", TextArea).border_title = f"{language} · {mode}"
         self.sub_title = f"{mode} console · {self.store}"
@@ -141,7 +149,7 @@ class ConsoleScreen(ConsoleWrites):
 
     @work(thread=True, exclusive=True, group="console", exit_on_error=False)
     def execute(self, text: str) -> None:
-        browser = self.app.browsers.get(self.store)  # type: ignore[attr-defined]
+        browser = self.session.browser(self.store)
         process = self._take_ready(browser)
         self.query_process = process
         try:
@@ -153,20 +161,21 @@ class ConsoleScreen(ConsoleWrites):
             self.get_ready(browser)
         self.post_message(self.Ran(result))
 
-    def get_ready(self, browser: object | None = None) -> None:
+    def get_ready(self, browser: StoreBrowser | None = None) -> None:
         """Start the next query's process now, so it has opened the store by the time
         the operator runs it (read-only graph stores only)."""
-        browser = browser or self.app.browsers.get(self.store)  # type: ignore[attr-defined]
-        if self.ready is None and runs_in_a_process(browser):  # type: ignore[arg-type]
-            self.ready = QueryProcess(browser)  # type: ignore[arg-type]
+        browser = browser or self.session.browser(self.store)
+        if self.ready is None and isinstance(browser, GraphBrowser) and runs_in_a_process(browser):
+            self.ready = QueryProcess(browser)
 
-    def _take_ready(self, browser: object) -> QueryProcess | None:
+    def _take_ready(self, browser: StoreBrowser) -> QueryProcess | None:
         ready, self.ready = self.ready, None
-        if ready is not None and ready.fresh and ready.graph is browser.graph:  # type: ignore[attr-defined]
+        graph = browser if isinstance(browser, GraphBrowser) else None
+        if ready is not None and graph is not None and ready.fresh and ready.graph is graph.graph:
             return ready
         if ready is not None:
             ready.discard()
-        return QueryProcess(browser) if runs_in_a_process(browser) else None  # type: ignore[arg-type]
+        return QueryProcess(graph) if graph is not None and runs_in_a_process(graph) else None
 
     def drop_ready(self) -> None:
         """No query process waits with the store open (it would block a switch to
@@ -179,7 +188,7 @@ class ConsoleScreen(ConsoleWrites):
         self.drop_ready()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        failed = report_failed_worker(event)
+        failed = report_failed_worker(event, self.session)
         if event.worker.group == "console" and (failed or event.state == WorkerState.CANCELLED):
             note = "stopped" if event.state == WorkerState.CANCELLED else "failed"
             self.finished(Text(note, style="yellow"))
@@ -216,7 +225,7 @@ class ConsoleScreen(ConsoleWrites):
         if process is not None:
             process.stop()  # the query's own process ends: at once, memory and all
         else:
-            self.app.browsers.interrupt(self.store)  # type: ignore[attr-defined]
+            self.session.interrupt(self.store)
         self.clear_result()
         self.finished(Text("stopped", style="yellow"))
 

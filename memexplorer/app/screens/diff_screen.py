@@ -22,6 +22,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 from textual.worker import Worker
 
 from memexplorer.app.app_commands import bindings_for
+from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.widgets.node_ref import NodeRef
 from memexplorer.app.widgets.worker_errors import report_failed_worker
 from memexplorer.operator.diff_report import DiffReport, diff_memory
@@ -67,8 +68,11 @@ class DiffScreen(Screen[None]):
     class Compared(Message):
         report: DiffReport
 
-    def __init__(self, a: Path, b: Path, *, agent: str | None, home: Path | None) -> None:
+    def __init__(
+        self, session: OperatorSession, a: Path, b: Path, *, agent: str | None, home: Path | None
+    ) -> None:
         super().__init__()
+        self.session = session
         self.a, self.b, self.agent, self.home = a, b, agent, home
         self.report: DiffReport | None = None
         self.shown = ""
@@ -100,7 +104,7 @@ class DiffScreen(Screen[None]):
         self.post_message(self.Compared(report))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if report_failed_worker(event):
+        if report_failed_worker(event, self.session):
             self.loading = False
             self.query_one("#diff-sides", Static).update(Text("cannot compare", style="red"))
 
@@ -201,7 +205,7 @@ class DiffScreen(Screen[None]):
         if table not in ("SemanticMemory", "EpisodicMemory") or not key:
             self.notify("Choose a fact or an episode", severity="warning")
             return
-        self.app.open_node(NodeRef(report.b.path, table, key))  # type: ignore[attr-defined]
+        self.session.open_node(NodeRef(report.b.path, table, key))
 
     def action_close(self) -> None:
         self.app.pop_screen()

@@ -15,6 +15,7 @@ from textual.widgets import Button, Input, RadioSet, Static
 from textual.worker import Worker
 
 from memexplorer.app.app_commands import bindings_for
+from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.modal_dialog import DIALOG_CSS, ModalDialog
 from memexplorer.app.widgets.marked_radio import MarkedRadioButton
 from memexplorer.app.widgets.path_suggester import PathSuggester
@@ -54,8 +55,11 @@ class ExportModal(ModalDialog[ExportResult | None]):
         modal: ExportModal
         result: ExportResult
 
-    def __init__(self, agent: str, store: Path, *, today: date | None = None) -> None:
+    def __init__(
+        self, session: OperatorSession, agent: str, store: Path, *, today: date | None = None
+    ) -> None:
         super().__init__()
+        self.session = session
         self.agent = agent
         self.store = store
         self.today = today
@@ -108,7 +112,7 @@ class ExportModal(ModalDialog[ExportResult | None]):
         for widget in (*self.query(RadioSet), *self.query(Input), self.query_one("#start")):
             widget.disabled = True
         # kuzu keeps one database per file per process: the app's read-only copy goes.
-        self.app.browsers.forget(self.store)  # type: ignore[attr-defined]
+        self.session.forget(self.store)
         self.export(Path(output).expanduser(), self.format, self.control)
 
     @work(thread=True, exclusive=True, group="export", exit_on_error=False)
@@ -129,7 +133,7 @@ class ExportModal(ModalDialog[ExportResult | None]):
             self.query_one("#note", Static).update("Cancelling…")
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if report_failed_worker(event):
+        if report_failed_worker(event, self.session):
             cancelled = isinstance(event.worker.error, OperationCancelled)
             self.control = None
             for widget in (*self.query(RadioSet), *self.query(Input), self.query_one("#start")):

@@ -14,6 +14,7 @@ from textual.widgets import Button, DataTable, Input, Static
 from textual.worker import Worker
 
 from memexplorer.app.app_commands import bindings_for
+from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.import_preview import NODE_TABLES, ImportPreview, read_preview
 from memexplorer.app.screens.modal_dialog import DIALOG_CSS, ModalDialog
 from memexplorer.app.widgets.path_suggester import PathSuggester
@@ -77,8 +78,17 @@ class ImportModal(ModalDialog[ImportResult | None]):
         modal: ImportModal
         result: ImportResult
 
-    def __init__(self, agent: str, store: Path, source: str = "", *, home: Path | None = None):
+    def __init__(
+        self,
+        session: OperatorSession,
+        agent: str,
+        store: Path,
+        source: str = "",
+        *,
+        home: Path | None = None,
+    ):
         super().__init__()
+        self.session = session
         self.agent = agent
         self.store = store
         self.cursor_target = (agent, store)
@@ -167,7 +177,7 @@ class ImportModal(ModalDialog[ImportResult | None]):
         self.preview = None
         self.query_one("#confirm", Button).disabled = True
         self.query_one("#change", Static).update("Reading the file…")
-        browser = (self.app.browsers.get(self.store)  # type: ignore[attr-defined]
+        browser = (self.session.browser(self.store)
                    if self.store.exists() else None)  # fmt: skip
         self.load_preview(Path(text).expanduser(), browser, quiet)
 
@@ -235,7 +245,7 @@ class ImportModal(ModalDialog[ImportResult | None]):
         self.query_one("#change", Static).update("Importing… (escape cancels)")
         self._lock_inputs(True)
         # kuzu keeps one database per file per process: the app's read-only copy goes.
-        self.app.browsers.forget(self.store)  # type: ignore[attr-defined]
+        self.session.forget(self.store)
         self.run_import(self.preview.source, self.merge, self.control)
 
     @work(thread=True, exclusive=True, group="import", exit_on_error=False)
@@ -258,7 +268,7 @@ class ImportModal(ModalDialog[ImportResult | None]):
             self.query_one("#change", Static).update("Cancelling…")
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        failed = report_failed_worker(event)
+        failed = report_failed_worker(event, self.session)
         if failed and event.worker.group == "import-preview":
             self._forget_preview("The file could not be previewed (see the error).")
         if failed and event.worker.group == "import":

@@ -13,6 +13,7 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 from textual.worker import Worker
 
+from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.widgets.worker_errors import report_failed_worker
 from memexplorer.memory.rs_sqlite_schema import EDGE_TABLE_NAMES
 from memexplorer.operator.browse import TableInfo
@@ -139,9 +140,10 @@ class StoresTree(Tree[TreeData]):
         node: TreeNode[TreeData]
         tables: list[TableInfo]
 
-    def __init__(self, root: Path, **kwargs: object) -> None:
-        super().__init__(str(root), **kwargs)  # type: ignore[arg-type]
-        self.root_path = root
+    def __init__(self, session: OperatorSession, **kwargs: object) -> None:
+        super().__init__(str(session.root), **kwargs)  # type: ignore[arg-type]
+        self.session = session
+        self.root_path = session.root
         self.show_root = False
         self.guide_depth = 3
         self.entries: list[StoreEntry] = []
@@ -218,7 +220,7 @@ class StoresTree(Tree[TreeData]):
         return child
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if report_failed_worker(event) and event.worker.group == "stores":
+        if report_failed_worker(event, self.session) and event.worker.group == "stores":
             self.clear()
             self.root.add_leaf(Text(f"cannot list {self.root_path}", style="red"))
 
@@ -236,11 +238,11 @@ class StoresTree(Tree[TreeData]):
         """The agent's tables. Our own write (an undo, a restore) may close the store
         while this reads it, and reopens it: then read again from the new handle."""
         for attempt in range(2):
-            browser = self.app.browsers.get(item.entry.path)  # type: ignore[attr-defined]
+            browser = self.session.browser(item.entry.path)
             try:
                 return browser.tables(item.agent)
             except QueryError:
-                closed_under_us = self.app.browsers.get(item.entry.path) is not browser  # type: ignore[attr-defined]
+                closed_under_us = self.session.browser(item.entry.path) is not browser
                 if attempt or not closed_under_us:
                     raise
         raise AssertionError("unreachable")  # the loop returns or raises
