@@ -13,16 +13,16 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.audit_labels import SORTS, node_ref, same_value, store_labels, trimmed
+from memexplorer.app.screens.operator_screen import OperatorScreen
 from memexplorer.operator.audit import AuditFinding, AuditReport, audit_paths
 from memexplorer.operator.read_only_session import read_only_label
 
 
-class AuditFindings(Screen[None]):
+class AuditFindings(OperatorScreen[None]):
     """The credentials the audit found under the session's folder, one row each."""
 
     @dataclass
@@ -30,8 +30,7 @@ class AuditFindings(Screen[None]):
         report: AuditReport
 
     def __init__(self, session: OperatorSession) -> None:
-        super().__init__()
-        self.session = session
+        super().__init__(session)
         self.root = session.root
         self.report: AuditReport | None = None
         self.selected: set[int] = set()

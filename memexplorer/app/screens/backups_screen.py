@@ -10,13 +10,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Header, Static
 from textual.worker import Worker
 
 from memexplorer.app.app_commands import bindings_for
 from memexplorer.app.operator_session import OperatorSession
-from memexplorer.app.screens.modal_dialog import DIALOG_CSS, ModalDialog
+from memexplorer.app.screens.modal_dialog import DIALOG_CSS
+from memexplorer.app.screens.operator_screen import OperatorModal, OperatorScreen
 from memexplorer.app.session_mode import write_action
 from memexplorer.app.widgets.worker_errors import report_failed_worker
 from memexplorer.operator.backup_diff import StoreDifference, whole_store_difference
@@ -29,7 +29,7 @@ from memexplorer.operator.wording import (
 )
 
 
-class ConfirmRestore(ModalDialog[bool]):
+class ConfirmRestore(OperatorModal[bool]):
     """Ask before a restore, saying what it will do: saved rows written back, or the
     whole store put back as it was (with what that undoes, computed from the copy)."""
 
@@ -44,8 +44,7 @@ class ConfirmRestore(ModalDialog[bool]):
         difference: StoreDifference
 
     def __init__(self, session: OperatorSession, record: BackupRecord) -> None:
-        super().__init__()
-        self.session = session
+        super().__init__(session)
         self.record = record
 
     def compose(self) -> ComposeResult:
@@ -101,7 +100,7 @@ class ConfirmRestore(ModalDialog[bool]):
         self.dismiss(event.button.id == "yes")
 
 
-class BackupsScreen(Screen[None]):
+class BackupsScreen(OperatorScreen[None]):
     """Every backup under the home, oldest first; restore any of them."""
 
     HELP = (
@@ -123,8 +122,7 @@ class BackupsScreen(Screen[None]):
         result: RestoreResult
 
     def __init__(self, session: OperatorSession, home: Path) -> None:
-        super().__init__()
-        self.session = session
+        super().__init__(session)
         self.home = home
         self.records: list[BackupRecord] = []
 

@@ -6,6 +6,7 @@ chains are read in one worker with a few queries, whatever their number.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,12 +15,12 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 from textual.worker import Worker
 
 from memexplorer.app.app_commands import bindings_for
 from memexplorer.app.operator_session import OperatorSession
+from memexplorer.app.screens.operator_screen import OperatorScreen
 from memexplorer.app.screens.value_modal import ValueModal
 from memexplorer.app.widgets.chain_timeline import ChainTimeline
 from memexplorer.app.widgets.node_ref import NodeRef
@@ -42,32 +43,30 @@ def load_chains(
     """The agent's chains and the index of the one holding ``memory_id`` (a fact in no
     chain comes first, as a chain of one)."""
     if isinstance(browser, RsSqliteBrowser):
-        return _rs_chains(browser, agent, memory_id)
+        connection = browser.connection
+        chains = rs_agent_chains(connection, agent)
+        return _holding(chains, memory_id, lambda key: rs_fact_chain(connection, agent, key))
     if not isinstance(browser, GraphBrowser):
         raise InvalidInputError(
             "This store has no temporal chains",
             hint="Chains are SUPERSEDES links between facts of a HierarchicalMemory store.",
         )
-    chains = agent_chains(browser.graph, agent)
-    if memory_id is None:
-        return chains, 0
-    for index, chain in enumerate(chains):
-        if any(step.memory_id == memory_id for step in chain.steps):
-            return chains, index
-    return [fact_chain(browser.graph, agent, memory_id), *chains], 0
+    graph = browser.graph
+    return _holding(agent_chains(graph, agent), memory_id,
+                    lambda key: fact_chain(graph, agent, key))  # fmt: skip
 
 
-def _rs_chains(
-    browser: RsSqliteBrowser, agent: str, memory_id: str | None
+def _holding(
+    chains: list[TemporalChain], memory_id: str | None, alone: Callable[[str], TemporalChain]
 ) -> tuple[list[TemporalChain], int]:
-    """:func:`load_chains` on amplihack-rs's SQLite store."""
-    chains = rs_agent_chains(browser.connection, agent)
+    """The chains and the index of the one holding ``memory_id``; a fact in none comes
+    first, as ``alone`` reads it (its chain of one)."""
     if memory_id is None:
         return chains, 0
     for index, chain in enumerate(chains):
         if any(step.memory_id == memory_id for step in chain.steps):
             return chains, index
-    return [rs_fact_chain(browser.connection, agent, memory_id), *chains], 0
+    return [alone(memory_id), *chains], 0
 
 
 def chain_title(chain: TemporalChain) -> Text:
@@ -86,7 +85,7 @@ def chain_title(chain: TemporalChain) -> Text:
     return title
 
 
-class ChainScreen(Screen[None]):
+class ChainScreen(OperatorScreen[None]):
     """How facts changed over time, chain by chain."""
 
     COMMAND_SCOPE = "chain"
@@ -108,8 +107,7 @@ class ChainScreen(Screen[None]):
     def __init__(
         self, session: OperatorSession, store: Path, agent: str, memory_id: str | None = None
     ) -> None:
-        super().__init__()
-        self.session = session
+        super().__init__(session)
         self.store = store
         self.agent = agent
         self.memory_id = memory_id

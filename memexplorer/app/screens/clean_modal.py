@@ -15,7 +15,8 @@ from textual.worker import Worker
 
 from memexplorer.app.app_commands import bindings_for
 from memexplorer.app.operator_session import OperatorSession
-from memexplorer.app.screens.modal_dialog import DIALOG_CSS, ModalDialog
+from memexplorer.app.screens.modal_dialog import DIALOG_CSS
+from memexplorer.app.screens.operator_screen import OperatorModal
 from memexplorer.app.widgets.sized_rows import fill_sized
 from memexplorer.app.widgets.worker_errors import report_failed_worker
 from memexplorer.operator.clean import (
@@ -34,7 +35,7 @@ COUNT_LABELS = ("table", "what", "count")
 SAMPLE_LABELS = ("table", "id", "label")
 
 
-class CleanModal(ModalDialog[CleanResult | None]):
+class CleanModal(OperatorModal[CleanResult | None]):
     """Preview a clean, then (on confirm) back up and delete exactly that."""
 
     HELP = (
@@ -62,8 +63,7 @@ class CleanModal(ModalDialog[CleanResult | None]):
         self, session: OperatorSession, target: CleanTarget, selection: Selection, home: Path,
         what: str, *, sessions: bool = False,
     ) -> None:  # fmt: skip
-        super().__init__()
-        self.session = session
+        super().__init__(session)
         self.target = target
         self.selection = selection
         self.home = home

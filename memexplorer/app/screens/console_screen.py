@@ -9,7 +9,6 @@ history list narrowed by the editor's words, as in the query box).
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,6 +24,7 @@ from textual_fastdatatable import DataTable
 from memexplorer.app.app_commands import bindings_for
 from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.console_writes import ConsoleWrites
+from memexplorer.app.screens.saved_queries import SavedQueries
 from memexplorer.app.screens.value_modal import ValueModal
 from memexplorer.app.widgets.history_list import HistoryList
 from memexplorer.app.widgets.worker_errors import report_failed_worker
@@ -38,16 +38,13 @@ from memexplorer.operator.console import (
 from memexplorer.operator.console_run import ConsoleStopped, QueryProcess, runs_in_a_process
 from memexplorer.operator.query_history import CONSOLE_FILE_NAME, HistoryEntry, QueryHistory
 
-#: One writer of the console's history file at a time in this process.
-_HISTORY_LOCK = threading.Lock()
-
 _EXAMPLES = {
     "kuzu": "MATCH (n:SemanticMemory) RETURN n.concept, n.content, n.confidence LIMIT 20",
     "sqlite": "SELECT name FROM sqlite_master WHERE type = 'table'",
 }
 
 
-class ConsoleScreen(ConsoleWrites):
+class ConsoleScreen(ConsoleWrites, SavedQueries):
     """Type a query, run it with ``ctrl+r``; writes only in writing mode, confirmed."""
 
     HELP = (
@@ -69,10 +66,6 @@ class ConsoleScreen(ConsoleWrites):
     class Ran(Message):
         result: ConsoleResult
 
-    @dataclass
-    class HistoryLoaded(Message):
-        entries: list[HistoryEntry]
-
     def __init__(
         self,
         session: OperatorSession,
@@ -81,8 +74,7 @@ class ConsoleScreen(ConsoleWrites):
         kind: str = "unknown",
         history: QueryHistory | None = None,
     ) -> None:
-        super().__init__()
-        self.session = session
+        super().__init__(session)
         self.store = store
         self.engine = engine
         self.kind = kind
@@ -236,16 +228,7 @@ class ConsoleScreen(ConsoleWrites):
         self.position = len(self.history) - 1  # the query just run
         self.save_history(HistoryEntry(text, "", str(self.store)))
 
-    @work(thread=True, exclusive=True, group="history", exit_on_error=False)
-    def load_history(self) -> None:
-        self.post_message(self.HistoryLoaded(self.saved.load()))
-
-    @work(thread=True, group="history-save", exit_on_error=False)
-    def save_history(self, entry: HistoryEntry) -> None:
-        with _HISTORY_LOCK:
-            self.post_message(self.HistoryLoaded(self.saved.add(entry)))
-
-    def on_console_screen_history_loaded(self, message: HistoryLoaded) -> None:
+    def on_saved_queries_history_loaded(self, message: SavedQueries.HistoryLoaded) -> None:
         listed = self.query_one(HistoryList)
         listed.set_entries(message.entries)
         if not self.history:  # restored once, at start; later the session's order wins

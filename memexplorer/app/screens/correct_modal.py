@@ -22,7 +22,8 @@ from textual.worker import Worker
 
 from memexplorer.app.app_commands import bindings_for
 from memexplorer.app.operator_session import OperatorSession
-from memexplorer.app.screens.modal_dialog import DIALOG_CSS, ModalDialog
+from memexplorer.app.screens.modal_dialog import DIALOG_CSS
+from memexplorer.app.screens.operator_screen import OperatorModal
 from memexplorer.app.widgets.worker_errors import report_failed_worker
 from memexplorer.operator.correct_plan import WRITER_NAMES, CorrectionPlan, CorrectionRequest
 from memexplorer.operator.correct_read import correction_request, fact_to_correct, plan_correction
@@ -67,7 +68,7 @@ class CorrectOutcome:
 _FIELDS = ("content", "concept", "confidence")
 
 
-class CorrectModal(ModalDialog[CorrectOutcome | None]):
+class CorrectModal(OperatorModal[CorrectOutcome | None]):
     """Edit a fact's value, preview the writer's writes, then write them (or not)."""
 
     HELP = (
@@ -106,8 +107,7 @@ class CorrectModal(ModalDialog[CorrectOutcome | None]):
     def __init__(
         self, session: OperatorSession, store: Path, agent: str, memory_id: str, home: Path
     ) -> None:
-        super().__init__()
-        self.session = session
+        super().__init__(session)
         self.store, self.agent, self.memory_id, self.home = store, agent, memory_id, home
         self.planned: tuple[CorrectionRequest, CorrectionPlan] | None = None
         self.outcome = CorrectOutcome(None)

@@ -17,12 +17,12 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 from textual.worker import Worker
 
 from memexplorer.app.app_commands import bindings_for
 from memexplorer.app.operator_session import OperatorSession
+from memexplorer.app.screens.operator_screen import OperatorScreen
 from memexplorer.app.widgets.node_ref import NodeRef
 from memexplorer.app.widgets.worker_errors import report_failed_worker
 from memexplorer.operator.diff_report import DiffReport, diff_memory
@@ -51,7 +51,7 @@ def _label(table: TableDiff, record: dict[str, Any]) -> tuple[str, Text]:
     return str(record["memory_id"]), what.append(_short(record.get("content", "")))
 
 
-class DiffScreen(Screen[None]):
+class DiffScreen(OperatorScreen[None]):
     """An agent's memory at two points: what was added, removed and changed."""
 
     COMMAND_SCOPE = "diff"
@@ -71,8 +71,7 @@ class DiffScreen(Screen[None]):
     def __init__(
         self, session: OperatorSession, a: Path, b: Path, *, agent: str | None, home: Path | None
     ) -> None:
-        super().__init__()
-        self.session = session
+        super().__init__(session)
         self.a, self.b, self.agent, self.home = a, b, agent, home
         self.report: DiffReport | None = None
         self.shown = ""

@@ -61,10 +61,15 @@ class DuplicatesScreen(DuplicatesSearch):
     class Undone(Message):
         result: RestoreResult
 
-    def __init__(self, session: OperatorSession, store: Path, agent: str, home: Path,
-                 threshold: float = DEFAULT_THRESHOLD) -> None:  # fmt: skip
+    def __init__(
+        self,
+        session: OperatorSession,
+        store: Path,
+        agent: str,
+        threshold: float = DEFAULT_THRESHOLD,
+    ) -> None:
         super().__init__(session, store, agent, threshold)
-        self.home = home
+        self.home = session.home(store)
         #: The fact kept and the facts left out, per group.
         self.choice = MergeChoice()
         self.last_merge: BackupRecord | None = None

@@ -15,11 +15,11 @@ from pathlib import Path
 from rich.text import Text
 from textual import work
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import DataTable, Static
 from textual.worker import Worker, WorkerState
 
 from memexplorer.app.operator_session import OperatorSession
+from memexplorer.app.screens.operator_screen import OperatorScreen
 from memexplorer.app.widgets.worker_errors import report_failed_worker
 from memexplorer.operator.duplicates import DuplicatesReport, find_duplicates
 from memexplorer.storage.progress import OperationCancelled, ProgressStep, TaskControl
@@ -30,7 +30,7 @@ __all__ = ["DuplicatesSearch"]
 _PROGRESS_EVERY = 0.1
 
 
-class DuplicatesSearch(Screen[bool]):
+class DuplicatesSearch(OperatorScreen[bool]):
     """A screen that looks for an agent's duplicates in a worker (the duplicates screen)."""
 
     @dataclass
@@ -45,8 +45,7 @@ class DuplicatesSearch(Screen[bool]):
         step: ProgressStep
 
     def __init__(self, session: OperatorSession, store: Path, agent: str, threshold: float) -> None:
-        super().__init__()
-        self.session = session
+        super().__init__(session)
         self.store, self.agent, self.threshold = store, agent, threshold
         self.report: DuplicatesReport | None = None
         self.control: TaskControl | None = None

@@ -16,12 +16,12 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Static
 from textual.worker import Worker, WorkerState
 
 from memexplorer.app.app_commands import bindings_for
 from memexplorer.app.operator_session import OperatorSession
+from memexplorer.app.screens.operator_screen import OperatorScreen
 from memexplorer.app.widgets.node_ref import NodeRef
 from memexplorer.app.widgets.worker_errors import report_failed_worker
 from memexplorer.operator.browse import StoreBrowser
@@ -49,7 +49,7 @@ def _place(store: Path, root: Path) -> str:
         return str(store)
 
 
-class FindScreen(Screen[None]):
+class FindScreen(OperatorScreen[None]):
     """Facts, episodes, experiences and flat memories that contain a text."""
 
     COMMAND_SCOPE = "find"
@@ -73,8 +73,7 @@ class FindScreen(Screen[None]):
         hits: list[FindHit]
 
     def __init__(self, session: OperatorSession, text: str = "") -> None:
-        super().__init__()
-        self.session = session
+        super().__init__(session)
         self.root = session.root
         self.text = text
         self.groups: list[FindGroup] = []

@@ -8,13 +8,13 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 from textual.worker import Worker
 
 from memexplorer.app.app_commands import bindings_for
 from memexplorer.app.graph_drawing import Box
 from memexplorer.app.operator_session import OperatorSession
+from memexplorer.app.screens.operator_screen import OperatorScreen
 from memexplorer.app.widgets.neighbourhood_graph import NeighbourhoodGraph, table_style
 from memexplorer.app.widgets.node_ref import NodeRef
 from memexplorer.app.widgets.worker_errors import report_failed_worker
@@ -24,7 +24,7 @@ from memexplorer.operator.rs_sqlite_neighbourhood import RsNeighbourhoodReader
 from memexplorer.operator.wording import counted
 
 
-class GraphScreen(Screen[None]):
+class GraphScreen(OperatorScreen[None]):
     """The neighbourhood of one node; the operator walks it box by box."""
 
     COMMAND_SCOPE = "graph"
@@ -46,8 +46,7 @@ class GraphScreen(Screen[None]):
         keep: Box | None
 
     def __init__(self, session: OperatorSession, ref: NodeRef, view: View | None = None) -> None:
-        super().__init__()
-        self.session = session
+        super().__init__(session)
         self.ref = ref
         self.view = view or View()
         self.reader: NeighbourhoodReader | None = None

@@ -14,20 +14,20 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 from textual.worker import Worker
 
 from memexplorer.app.app_commands import bindings_for
 from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.diff_screen import DiffScreen
+from memexplorer.app.screens.operator_screen import OperatorScreen
 from memexplorer.app.session_mode import write_action
 from memexplorer.app.widgets.worker_errors import report_failed_worker
 from memexplorer.operator.snapshots import TimelineEntry, agent_timeline, take_snapshot
 from memexplorer.operator.wording import counted
 
 
-class HistoryScreen(Screen[None]):
+class HistoryScreen(OperatorScreen[None]):
     """The points in an agent's past that a diff can start from."""
 
     COMMAND_SCOPE = "history"
@@ -45,10 +45,9 @@ class HistoryScreen(Screen[None]):
         entries: list[TimelineEntry]
         note: str = ""
 
-    def __init__(self, session: OperatorSession, store: Path, agent: str, home: Path) -> None:
-        super().__init__()
-        self.session = session
-        self.store, self.agent, self.home = store, agent, home
+    def __init__(self, session: OperatorSession, store: Path, agent: str) -> None:
+        super().__init__(session)
+        self.store, self.agent, self.home = store, agent, session.home(store)
         self.entries: list[TimelineEntry] = []
 
     def compose(self) -> ComposeResult:

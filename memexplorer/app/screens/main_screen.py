@@ -41,8 +41,7 @@ class MainScreen(CorrectRow, TransferActions, WritingToggle):
     CSS_PATH = "main_screen.tcss"
 
     def __init__(self, session: OperatorSession, page_size: int) -> None:
-        super().__init__()
-        self.session = session
+        super().__init__(session)
         self.root = session.root
         self.page_size = page_size
         #: Stores whose missing release was announced (see announce_missing_engines).
@@ -202,9 +201,8 @@ class MainScreen(CorrectRow, TransferActions, WritingToggle):
         key = str(page.data.column(info.primary_key)[row].as_py())
         from memexplorer.app.screens.graph_screen import GraphScreen
 
-        self.app.push_screen(
-            GraphScreen(self.session, NodeRef(source.browser.path, info.name, key))
-        )
+        ref = NodeRef(source.browser.path, info.name, key)
+        self.app.push_screen(GraphScreen(self.session, ref))
 
     def action_chains(self) -> None:
         """The temporal chains of the agent pointed at (see ``_cursor_target``)."""
@@ -224,9 +222,7 @@ class MainScreen(CorrectRow, TransferActions, WritingToggle):
             from memexplorer.app.screens.history_screen import HistoryScreen
 
             entry, agent = target
-            self.app.push_screen(
-                HistoryScreen(self.session, entry.path, agent, self._home(entry.path))
-            )
+            self.app.push_screen(HistoryScreen(self.session, entry.path, agent))
 
     def action_duplicates(self) -> None:
         """The groups of near-identical facts of the agent pointed at, to merge."""
@@ -236,7 +232,7 @@ class MainScreen(CorrectRow, TransferActions, WritingToggle):
             from memexplorer.app.screens.duplicates_screen import DuplicatesScreen
 
             entry, agent = target
-            screen = DuplicatesScreen(self.session, entry.path, agent, self._home(entry.path))
+            screen = DuplicatesScreen(self.session, entry.path, agent)
             self.app.push_screen(screen, lambda wrote: wrote and self.reload_after_write())
 
     def _store_target(self) -> StoreEntry | None:
@@ -246,7 +242,8 @@ class MainScreen(CorrectRow, TransferActions, WritingToggle):
             self.notify("Choose a store in the stores tree first", severity="warning")
             return None
         if target[0].state != "ok":
-            self.session.show_error(target[0].error)
+            if target[0].error is not None:  # an entry not "ok" holds why
+                self.session.show_error(target[0].error)
             return None
         return target[0]
 

@@ -15,7 +15,8 @@ from textual.worker import Worker
 
 from memexplorer.app.app_commands import bindings_for
 from memexplorer.app.operator_session import OperatorSession
-from memexplorer.app.screens.modal_dialog import DIALOG_CSS, ModalDialog
+from memexplorer.app.screens.modal_dialog import DIALOG_CSS
+from memexplorer.app.screens.operator_screen import OperatorModal
 from memexplorer.app.widgets.sized_rows import fill_sized
 from memexplorer.app.widgets.worker_errors import report_failed_worker
 from memexplorer.operator.merge import MergeResult, merge_facts, preview_merge
@@ -48,7 +49,7 @@ def plan_rows(plan: MergePlan) -> list[tuple[str, str, str]]:
     return rows
 
 
-class MergeModal(ModalDialog[MergeResult | None]):
+class MergeModal(OperatorModal[MergeResult | None]):
     """Preview a merge, then (on confirm) back up the facts and write it."""
 
     HELP = (
@@ -79,8 +80,7 @@ class MergeModal(ModalDialog[MergeResult | None]):
         others: list[str],
         home: Path,
     ) -> None:
-        super().__init__()
-        self.session = session
+        super().__init__(session)
         self.store, self.agent, self.home = store, agent, home
         self.keep, self.others = keep, others
         self.plan: MergePlan | None = None

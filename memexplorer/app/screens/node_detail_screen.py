@@ -11,13 +11,13 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static, Tree
 from textual.worker import Worker
 
 from memexplorer.app.app_commands import bindings_for
 from memexplorer.app.clipboard import as_json
 from memexplorer.app.operator_session import OperatorSession
+from memexplorer.app.screens.operator_screen import OperatorScreen
 from memexplorer.app.screens.value_modal import BASE64_NOTE, ValueModal
 from memexplorer.app.session_mode import write_action
 from memexplorer.app.widgets.node_ref import NodeRef
@@ -55,7 +55,7 @@ def edge_label(edge: EdgeInfo) -> Text:
     return label
 
 
-class NodeDetailScreen(Screen[None]):
+class NodeDetailScreen(OperatorScreen[None]):
     """A node and its neighbourhood, one hop; links move along like a browser."""
 
     COMMAND_SCOPE = "node"
@@ -73,8 +73,7 @@ class NodeDetailScreen(Screen[None]):
         detail: NodeDetail
 
     def __init__(self, session: OperatorSession, ref: NodeRef) -> None:
-        super().__init__()
-        self.session = session
+        super().__init__(session)
         self.ref = ref
         self.detail: NodeDetail | None = None
 

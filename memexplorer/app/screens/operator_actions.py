@@ -13,11 +13,10 @@ from typing import TYPE_CHECKING
 
 from textual import work
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Input
 from textual.worker import Worker
 
-from memexplorer.app.operator_session import OperatorSession
+from memexplorer.app.screens.operator_screen import OperatorScreen
 from memexplorer.app.session_mode import write_action
 from memexplorer.app.widgets.node_table import NodeTable, TableSource
 from memexplorer.app.widgets.stores_tree import AgentItem, StoreItem, StoresTree, TableItem
@@ -48,11 +47,9 @@ class Restored(Message):
     result: RestoreResult
 
 
-class OperatorActions(Screen[None]):
+class OperatorActions(OperatorScreen[None]):
     """Clean, undo, backups, export and import, from the stores and the node table."""
 
-    #: Given by the screen's constructor (see operator_session.py).
-    session: OperatorSession
     _undo: tuple[BackupRecord, float] | None = None
 
     # -- what the actions work on -------------------------------------------------------

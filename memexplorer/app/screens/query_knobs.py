@@ -13,11 +13,10 @@ from pathlib import Path
 from rich.text import Text
 from textual import work
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Static
 
-from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.profile_choices import ProfileChoices
+from memexplorer.app.screens.operator_screen import OperatorScreen
 from memexplorer.app.screens.query_retrieval import Answer, Request, retrieve_answer
 from memexplorer.app.widgets.query_results import QueryResults
 from memexplorer.memory.retrieval_profiles import PROFILES
@@ -28,10 +27,9 @@ MAX_NODES_STEPS = (1, 5, 10, 20, 30, 50, 100, 200)
 THRESHOLD_STEP = 0.05
 
 
-class QueryKnobs(Screen[None]):
+class QueryKnobs(OperatorScreen[None]):
     """Asks an agent's retrieval with the knobs; the query screen shows the answers."""
 
-    session: OperatorSession
     store: Path
     agent: str
     #: amplihack-rs's SQLite store: its agent retrieves with the amplihack-rs profile.

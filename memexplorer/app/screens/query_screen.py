@@ -10,7 +10,6 @@ agent's retrieval left out, each with the step that cut it.
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,6 +25,7 @@ from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.profile_choices import ProfileChoices
 from memexplorer.app.screens.query_knobs import QueryKnobs
 from memexplorer.app.screens.query_retrieval import Answer, Request
+from memexplorer.app.screens.saved_queries import SavedQueries
 from memexplorer.app.screens.why_not_screen import WhyNotScreen
 from memexplorer.app.widgets.context_pane import ContextPane
 from memexplorer.app.widgets.history_list import HistoryList
@@ -40,11 +40,8 @@ from memexplorer.operator.query_history import HistoryEntry, QueryHistory
 from memexplorer.operator.rs_sqlite_transfer import is_rs_store
 from memexplorer.operator.wording import counted
 
-#: One writer of the history file at a time in this process.
-_HISTORY_LOCK = threading.Lock()
 
-
-class QueryScreen(QueryKnobs):
+class QueryScreen(QueryKnobs, SavedQueries):
     """Run an agent's retrieval on a text and see what it returns, and why."""
 
     COMMAND_SCOPE = "query"
@@ -70,18 +67,13 @@ class QueryScreen(QueryKnobs):
         steps: list[Step]
         kept: bool
 
-    @dataclass
-    class HistoryLoaded(Message):
-        entries: list[HistoryEntry]
-
     def __init__(
         self, session: OperatorSession, store: Path, agent: str, history: QueryHistory | None = None
     ) -> None:
-        super().__init__()
-        self.session = session
+        super().__init__(session)
         self.store = store
         self.agent = agent
-        self.history = history or QueryHistory()
+        self.saved = history or QueryHistory()
         self.choices = ProfileChoices()
         self.sqlite = is_rs_store(store)
         self.profile = self.choices.get(store, "amplihack-rs" if self.sqlite else DEFAULT_PROFILE)
@@ -144,16 +136,7 @@ class QueryScreen(QueryKnobs):
             self.results.border_title = "the query failed"
 
     # -- history --------------------------------------------------------------------------
-    @work(thread=True, exclusive=True, group="history", exit_on_error=False)
-    def load_history(self) -> None:
-        self.post_message(self.HistoryLoaded(self.history.load()))
-
-    @work(thread=True, group="history-save", exit_on_error=False)
-    def save_history(self, entry: HistoryEntry) -> None:
-        with _HISTORY_LOCK:
-            self.post_message(self.HistoryLoaded(self.history.add(entry)))
-
-    def on_query_screen_history_loaded(self, message: HistoryLoaded) -> None:
+    def on_saved_queries_history_loaded(self, message: SavedQueries.HistoryLoaded) -> None:
         self.query_one(HistoryList).set_entries(message.entries)
 
     @on(Input.Changed, "#query")

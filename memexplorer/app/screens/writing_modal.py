@@ -19,12 +19,12 @@ from rich.text import Text
 from textual import work
 from textual.containers import Vertical
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Button, Static
 from textual.worker import Worker, WorkerState
 
 from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.confirm_modal import ConfirmModal
+from memexplorer.app.screens.operator_screen import OperatorScreen
 from memexplorer.app.session_mode import write_action
 from memexplorer.app.widgets.worker_errors import report_failed_worker
 from memexplorer.operator.store_backup import write_closed_store_backup
@@ -141,14 +141,11 @@ class ReadOnlyAgain(Message):
     store: Path
 
 
-class WritingToggle(Screen[None]):
+class WritingToggle(OperatorScreen[None]):
     """``w``: switch the screen's store to writing (asking first) or back (unasked).
 
     Screens say which store (:meth:`writing_target`) and refresh what shows its
     mode after a switch (:meth:`writing_changed`)."""
-
-    #: Given by the screen's constructor (see operator_session.py).
-    session: OperatorSession
 
     if TYPE_CHECKING:
 
