@@ -27,7 +27,7 @@ from memexplorer.cli.commands.options import (
     store_options,
     store_write_options,
 )
-from memexplorer.operator.duplicates import DEFAULT_THRESHOLD
+from memexplorer.operator.duplicates_threshold import DEFAULT_THRESHOLD
 from memexplorer.operator.wording import counted
 
 if TYPE_CHECKING:
