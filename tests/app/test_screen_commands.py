@@ -16,6 +16,7 @@ from textual.screen import Screen
 
 import memexplorer.app.screens as screens_package
 from memexplorer.app.command import Command, Commands
+from memexplorer.app.config import parse_config
 from memexplorer.app.every_command import EVERY_SCREEN, commands_by_id
 from memexplorer.app.explorer_app import MemExplorerApp
 from memexplorer.app.explorer_commands import APP_COMMANDS
@@ -120,3 +121,25 @@ def test_no_string_scope_comes_back():
     pattern = re.compile(r"COMMAND_SCOPE|(commands|bindings)_for\(|\bscope\s*=\s*[\"']")
     for path in APP_SOURCE.rglob("*.py"):
         assert not pattern.search(path.read_text(encoding="utf-8")), path
+
+
+def test_a_dialogs_key_can_be_remapped_and_clashes_are_its_own_screens(tmp_path):
+    """The error modal's copy key is a command like any other: remapped by its id,
+    refused where it takes its own screen's close key, free where only another
+    screen has it; the help screen may take the help keys."""
+    import tomllib
+
+    def problems(text: str) -> tuple[str, ...]:
+        return parse_config(tomllib.loads(text), tmp_path / "config.toml").problems
+
+    assert problems('[keys]\n"error.copy" = "ctrl+c"\n') == ()
+    assert parse_config(tomllib.loads('[keys]\n"error.copy" = "ctrl+c"\n'),
+                        tmp_path).keymap == {"error.copy": "ctrl+c"}  # fmt: skip
+    (clash,) = problems('[keys]\n"error.copy" = "enter"\n')
+    assert 'error.copy: "enter" is already the key of error.close (Close)' in clash
+    assert problems('[keys]\n"error.copy" = "s"\n') == ()  # sort's key, on another screen
+    assert problems('[keys]\nhelp = "f2,question_mark"\n') == ()
+    # An everywhere command meets every screen's keys: chains, and the dialogs' copy.
+    clashes = " ".join(problems('[keys]\nfind = "c"\n'))
+    assert 'find: "c" is already the key of chains (Chains)' in clashes
+    assert 'find: "c" is already the key of error.copy (Copy)' in clashes
