@@ -11,16 +11,18 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import SIZE, settle
 from textual.binding import Binding
 from textual.screen import Screen
 
 import memexplorer.app.screens as screens_package
 from memexplorer.app.command import Command, Commands
-from memexplorer.app.config import parse_config
+from memexplorer.app.config import Config, parse_config
 from memexplorer.app.every_command import EVERY_SCREEN, commands_by_id
-from memexplorer.app.explorer_app import MemExplorerApp
+from memexplorer.app.explorer_app import MemExplorerApp, create_app
 from memexplorer.app.explorer_commands import APP_COMMANDS
-from memexplorer.app.screens.help_screen import _keys, help_markdown
+from memexplorer.app.screens.error_modal import ErrorModal
+from memexplorer.app.screens.help_screen import HelpScreen, _keys, help_markdown
 
 APP_SOURCE = Path(screens_package.__file__).parent.parent
 
@@ -143,3 +145,28 @@ def test_a_dialogs_key_can_be_remapped_and_clashes_are_its_own_screens(tmp_path)
     clashes = " ".join(problems('[keys]\nfind = "c"\n'))
     assert 'find: "c" is already the key of chains (Chains)' in clashes
     assert 'find: "c" is already the key of error.copy (Copy)' in clashes
+
+
+async def test_a_dialogs_help_and_palette_are_its_own(tmp_path):
+    """Over the error modal the palette offers its own keys (before: the stores
+    screen's, which did nothing there), and its Help lists them."""
+    app = create_app(tmp_path, config=Config())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.show_error(ValueError("the store is gone"))
+        await settle(pilot)
+        palette = {c.title: c for c in app.get_system_commands(app.screen)}
+        assert palette["Copy"].help == "Copy the error's title and message"
+        assert not {"Sort", "Filter"} & set(palette)
+        await palette["Help"].callback()
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        assert "## An error" in app.screen.markdown
+        assert "| `esc or enter` | Close | Close the error |" in app.screen.markdown
+        assert "## Stores and tables" not in app.screen.markdown
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, ErrorModal)
+        await palette["Close"].callback()
+        await settle(pilot)
+        assert not isinstance(app.screen, ErrorModal)
