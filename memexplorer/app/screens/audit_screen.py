@@ -16,8 +16,8 @@ from textual.message import Message
 from textual.widgets import DataTable, Static
 from textual.worker import Worker
 
-from memexplorer.app.app_commands import bindings_for
 from memexplorer.app.operator_session import OperatorSession
+from memexplorer.app.screens.audit_commands import AUDIT_COMMANDS
 from memexplorer.app.screens.audit_findings import AuditFindings
 from memexplorer.app.screens.audit_labels import node_ref, store_labels
 from memexplorer.app.screens.operator_actions import UNDO_SECONDS, OperatorActions
@@ -41,8 +41,8 @@ class AuditScreen(AuditFindings):
         "that changes. The rows are backed up first: **u** undoes while the notification "
         "is up, and the Backups screen (**b** on the stores screen) restores any backup."
     )
-    COMMAND_SCOPE = "audit"
-    BINDINGS = bindings_for("audit")
+    SCREEN_COMMANDS = AUDIT_COMMANDS
+    BINDINGS = AUDIT_COMMANDS.bindings()
     CSS_PATH = "audit_screen.tcss"
 
     @dataclass

@@ -13,8 +13,8 @@ from textual.message import Message
 from textual.widgets import Button, DataTable, Input, Static
 from textual.worker import Worker
 
-from memexplorer.app.app_commands import bindings_for
 from memexplorer.app.operator_session import OperatorSession
+from memexplorer.app.screens.clean_commands import CLEAN_COMMANDS
 from memexplorer.app.screens.modal_dialog import DIALOG_CSS
 from memexplorer.app.screens.operator_screen import OperatorModal
 from memexplorer.app.widgets.sized_rows import fill_sized
@@ -45,8 +45,8 @@ class CleanModal(OperatorModal[CleanResult | None]):
         "screen (or the Backups screen, **b**) brings them back. **escape** cancels. For a "
         "flat store, type a session-id glob (`*` and `?`) and press enter to preview it."
     )
-    COMMAND_SCOPE = "clean"
-    BINDINGS = bindings_for("clean")
+    SCREEN_COMMANDS = CLEAN_COMMANDS
+    BINDINGS = CLEAN_COMMANDS.bindings()
     CSS_PATH = [DIALOG_CSS, "clean_modal.tcss"]
 
     @dataclass

@@ -20,8 +20,8 @@ from textual.message import Message
 from textual.widgets import Input, Label, Static
 from textual.worker import Worker
 
-from memexplorer.app.app_commands import bindings_for
 from memexplorer.app.operator_session import OperatorSession
+from memexplorer.app.screens.correct_commands import CORRECT_COMMANDS
 from memexplorer.app.screens.modal_dialog import DIALOG_CSS
 from memexplorer.app.screens.operator_screen import OperatorModal
 from memexplorer.app.widgets.worker_errors import report_failed_worker
@@ -79,8 +79,8 @@ class CorrectModal(OperatorModal[CorrectOutcome | None]):
         "whole store). **ctrl+z** removes what was written while this stays open; "
         "**escape** closes."
     )
-    COMMAND_SCOPE = "correct"
-    BINDINGS = bindings_for("correct")
+    SCREEN_COMMANDS = CORRECT_COMMANDS
+    BINDINGS = CORRECT_COMMANDS.bindings()
     CSS_PATH = [DIALOG_CSS, "correct_modal.tcss"]
 
     @dataclass

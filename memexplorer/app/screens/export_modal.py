@@ -14,8 +14,8 @@ from textual.message import Message
 from textual.widgets import Button, Input, RadioSet, Static
 from textual.worker import Worker
 
-from memexplorer.app.app_commands import bindings_for
 from memexplorer.app.operator_session import OperatorSession
+from memexplorer.app.screens.export_commands import EXPORT_COMMANDS
 from memexplorer.app.screens.modal_dialog import DIALOG_CSS
 from memexplorer.app.screens.task_modal import TaskModal
 from memexplorer.app.widgets.marked_radio import MarkedRadioButton
@@ -45,10 +45,10 @@ class ExportModal(TaskModal[ExportResult | None]):
         "starts; the bar shows each table read and the file written. **escape** closes "
         "without writing, or cancels a running export: the file is written whole or not at all."
     )
-    COMMAND_SCOPE = "export"
+    SCREEN_COMMANDS = EXPORT_COMMANDS
     #: Typing goes here at once (the screen would focus its first input instead).
     AUTO_FOCUS = "#output"
-    BINDINGS = bindings_for("export")
+    BINDINGS = EXPORT_COMMANDS.bindings()
     CSS_PATH = [DIALOG_CSS, "export_modal.tcss"]
 
     @dataclass

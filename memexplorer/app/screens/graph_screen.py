@@ -11,9 +11,9 @@ from textual.message import Message
 from textual.widgets import Footer, Header, Static
 from textual.worker import Worker
 
-from memexplorer.app.app_commands import bindings_for
 from memexplorer.app.graph_drawing import Box
 from memexplorer.app.operator_session import OperatorSession
+from memexplorer.app.screens.graph_commands import GRAPH_COMMANDS
 from memexplorer.app.screens.operator_screen import OperatorScreen
 from memexplorer.app.widgets.neighbourhood_graph import NeighbourhoodGraph, table_style
 from memexplorer.app.widgets.node_ref import NodeRef
@@ -27,7 +27,7 @@ from memexplorer.operator.wording import counted
 class GraphScreen(OperatorScreen[None]):
     """The neighbourhood of one node; the operator walks it box by box."""
 
-    COMMAND_SCOPE = "graph"
+    SCREEN_COMMANDS = GRAPH_COMMANDS
 
     HELP = (
         "The node and its neighbours, one or two hops out. Each node shows its best "
@@ -36,7 +36,7 @@ class GraphScreen(OperatorScreen[None]):
         "**space** expands or collapses a node (on the centre: draws more of its edges); "
         "**d** switches depth 1/2; **c** centres the drawing on the selected node."
     )
-    BINDINGS = bindings_for("graph")
+    BINDINGS = GRAPH_COMMANDS.bindings()
     CSS_PATH = "graph_screen.tcss"
 
     @dataclass

@@ -17,9 +17,9 @@ from textual.message import Message
 from textual.widgets import DataTable, Footer, Header, Static
 from textual.worker import Worker
 
-from memexplorer.app.app_commands import bindings_for
 from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.diff_screen import DiffScreen
+from memexplorer.app.screens.history_commands import HISTORY_COMMANDS
 from memexplorer.app.screens.operator_screen import OperatorScreen
 from memexplorer.app.session_mode import write_action
 from memexplorer.app.widgets.worker_errors import report_failed_worker
@@ -30,14 +30,14 @@ from memexplorer.operator.wording import counted
 class HistoryScreen(OperatorScreen[None]):
     """The points in an agent's past that a diff can start from."""
 
-    COMMAND_SCOPE = "history"
+    SCREEN_COMMANDS = HISTORY_COMMANDS
     HELP = (
         "The agent's snapshots (s keeps one now) and the backups memexplorer took before "
         "changing its store, newest first. Enter (or d) shows what changed from that point "
         "to the agent's memory now. Snapshots live in the home's backups/.snapshots folder, "
         "where no agent and no store search looks."
     )
-    BINDINGS = bindings_for("history")
+    BINDINGS = HISTORY_COMMANDS.bindings()
     CSS_PATH = "history_screen.tcss"
 
     @dataclass

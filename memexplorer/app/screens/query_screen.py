@@ -20,9 +20,9 @@ from textual.message import Message
 from textual.widgets import Footer, Header, Input, Static, Tree
 from textual.worker import Worker
 
-from memexplorer.app.app_commands import bindings_for
 from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.profile_choices import ProfileChoices
+from memexplorer.app.screens.query_commands import QUERY_COMMANDS
 from memexplorer.app.screens.query_knobs import QueryKnobs
 from memexplorer.app.screens.query_retrieval import Answer, Request
 from memexplorer.app.screens.saved_queries import SavedQueries
@@ -44,7 +44,7 @@ from memexplorer.operator.wording import counted
 class QueryScreen(QueryKnobs, SavedQueries):
     """Run an agent's retrieval on a text and see what it returns, and why."""
 
-    COMMAND_SCOPE = "query"
+    SCREEN_COMMANDS = QUERY_COMMANDS
 
     HELP = (
         "Type a query and press **enter**: the agent's `retrieve_subgraph` runs on it, "
@@ -58,7 +58,7 @@ class QueryScreen(QueryKnobs, SavedQueries):
         "restarts and narrows as you type. **tab** leaves the query box: the letter keys "
         "below work outside it."
     )
-    BINDINGS = bindings_for("query")
+    BINDINGS = QUERY_COMMANDS.bindings()
     CSS_PATH = "query_screen.tcss"
 
     @dataclass
