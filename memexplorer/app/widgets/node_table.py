@@ -19,6 +19,7 @@ from textual.worker import Worker, WorkerState
 from textual_fastdatatable import DataTable
 
 from memexplorer.app.operator_session import OperatorSession
+from memexplorer.app.widgets.widget_message import WidgetMessage
 from memexplorer.app.widgets.worker_errors import report_failed_worker
 from memexplorer.operator.browse import Page, PageQuery, StoreBrowser, TableInfo
 from memexplorer.storage.stored_json import stored_json_text
@@ -56,17 +57,12 @@ class NodeTable(Vertical):
     """
 
     @dataclass
-    class RowOpened(Message):
+    class RowOpened(WidgetMessage["NodeTable"]):
         """Open a node: the row's own, or for a rel row the node at the cursor's end."""
 
-        table: NodeTable
         source: TableSource
         node_table: str
         key: str
-
-        @property
-        def control(self) -> NodeTable:
-            return self.table
 
     @dataclass
     class PageLoaded(Message):

@@ -14,6 +14,7 @@ from textual.widgets.tree import TreeNode
 from textual.worker import Worker
 
 from memexplorer.app.operator_session import OperatorSession
+from memexplorer.app.widgets.widget_message import WidgetMessage
 from memexplorer.app.widgets.worker_errors import report_failed_worker
 from memexplorer.memory.rs_sqlite_schema import EDGE_TABLE_NAMES
 from memexplorer.operator.browse import TableInfo
@@ -109,22 +110,12 @@ class StoresTree(Tree[TreeData]):
     BINDING_GROUP_TITLE = "Stores"
 
     @dataclass
-    class TableChosen(Message):
-        tree: StoresTree
+    class TableChosen(WidgetMessage["StoresTree"]):
         item: TableItem
 
-        @property
-        def control(self) -> StoresTree:
-            return self.tree
-
     @dataclass
-    class StoreChosen(Message):
-        tree: StoresTree
+    class StoreChosen(WidgetMessage["StoresTree"]):
         entry: StoreEntry
-
-        @property
-        def control(self) -> StoresTree:
-            return self.tree
 
     @dataclass
     class StoresLoaded(Message):
