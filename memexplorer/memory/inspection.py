@@ -109,11 +109,16 @@ class StoreSummary:
 
 
 def open_graph(
-    path: str | Path, *, read_only: bool = True, allow_upgrade: bool = False
+    path: str | Path,
+    *,
+    read_only: bool = True,
+    allow_upgrade: bool = False,
+    buffer_pool_size: int | None = None,
 ) -> GraphStore:
     """Open a graph store after checking its header names an engine we have
-    (``allow_upgrade``: see :func:`open_graph_store`)."""
-    return open_graph_store(path, read_only=read_only, allow_upgrade=allow_upgrade)
+    (``allow_upgrade``, ``buffer_pool_size``: see :func:`open_graph_store`)."""
+    return open_graph_store(path, read_only=read_only, allow_upgrade=allow_upgrade,
+                            buffer_pool_size=buffer_pool_size)  # fmt: skip
 
 
 def detect_kind(tables: set[str], columns: dict[str, set[str]]) -> Kind:

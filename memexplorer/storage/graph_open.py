@@ -105,8 +105,11 @@ def open_graph_store(
     allow_upgrade: bool = False,
     buffer_pool_size: int | None = None,
     max_db_size: int = 0,
+    max_threads: int = 0,
 ) -> GraphStore:
     """Open the Kuzu or LadybugDB store at ``path`` (read-only by default).
+    ``max_threads`` bounds the engine's threads (0: one per core); a store read
+    through a cached release ignores it.
 
     A missing path is created with the ``create`` engine ("kuzu" or
     "ladybug") when ``read_only`` is off and ``create`` is given; otherwise it
@@ -149,7 +152,9 @@ def open_graph_store(
     else:
         engine = create
         make_private_dirs(path.parent)
-    store = _open(path, engine, fmt, read_only, allow_upgrade, buffer_pool_size, max_db_size)
+    store = _open(
+        path, engine, fmt, read_only, allow_upgrade, buffer_pool_size, max_db_size, max_threads
+    )
     if fmt is None and path.is_file():
         path.chmod(0o600)  # a store this call created: private before any row is in it
     return store
@@ -191,6 +196,7 @@ def _open(
     allow_upgrade: bool,
     buffer_pool_size: int | None,
     max_db_size: int,
+    max_threads: int = 0,
 ) -> GraphStore:
     """Open with the engine; a read-only open that meets a checkpoint under way
     (a writer closing the store: an undo, the agent itself) tries again until the
@@ -199,8 +205,9 @@ def _open(
     while True:
         try:
             return _open_once(
-                path, engine, fmt, read_only, allow_upgrade, buffer_pool_size, max_db_size
-            )
+                path, engine, fmt, read_only, allow_upgrade, buffer_pool_size, max_db_size,
+                max_threads,
+            )  # fmt: skip
         except CheckpointInProgressError:
             if not read_only or time.monotonic() >= deadline:
                 raise
@@ -215,6 +222,7 @@ def _open_once(
     allow_upgrade: bool,
     buffer_pool_size: int | None,
     max_db_size: int,
+    max_threads: int = 0,
 ) -> GraphStore:
     if engine == "ladybug":
         return LadybugStore(
@@ -224,7 +232,9 @@ def _open_once(
             buffer_pool_size=buffer_pool_size,
             max_db_size=max_db_size,
             allow_upgrade=allow_upgrade,
+            max_threads=max_threads,
         )
     return KuzuStore(
-        path, read_only=read_only, buffer_pool_size=buffer_pool_size, max_db_size=max_db_size
-    )
+        path, read_only=read_only, buffer_pool_size=buffer_pool_size, max_db_size=max_db_size,
+        max_threads=max_threads,
+    )  # fmt: skip
