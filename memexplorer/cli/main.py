@@ -11,9 +11,11 @@ of stdout went away (``| head``), as for a program stopped by SIGPIPE.
 
 from __future__ import annotations
 
+import difflib
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 import click
 
@@ -99,6 +101,22 @@ def _run_command(argv: list[str]) -> int:
         raise SystemExit(EXIT_USAGE) from None
 
 
+def _neither_command_nor_path(word: str) -> int:
+    """``memexplorer stast``: no command and no file of that name. Say so, with the
+    command meant when the word is close to one, rather than open the app on nothing."""
+    shown = terminal_safe(word)
+    print(f"memexplorer: {shown!r} is not a command, and no file or folder has that name.",
+          file=sys.stderr)  # fmt: skip
+    close = difflib.get_close_matches(word, list(COMMANDS), n=1, cutoff=0.75)
+    if close:
+        print(f"Did you mean `memexplorer {close[0]}`? (`memexplorer --help` lists the "
+              "commands.)", file=sys.stderr)  # fmt: skip
+    else:
+        print("Give a store, an agent folder or a home to open in the app; "
+              "`memexplorer --help` lists the commands.", file=sys.stderr)  # fmt: skip
+    return EXIT_USAGE
+
+
 def _reader_went_away() -> int:
     """``memexplorer ... | head``: the reader closed the pipe. End quietly with the
     status a shell gives a program stopped by SIGPIPE, and point stdout at
@@ -114,6 +132,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     # `memexplorer` and `memexplorer PATH` open the app; anything else is a command.
     if not argv or (len(argv) == 1 and not argv[0].startswith("-")
                     and argv[0] not in COMMANDS):  # fmt: skip
+        if argv and not Path(argv[0]).expanduser().exists():
+            return _neither_command_nor_path(argv[0])
         return run_app(argv[0] if argv else None)
     try:
         code = _run_command(argv)
