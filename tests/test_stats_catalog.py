@@ -96,13 +96,14 @@ print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
 """
 
 #: What a home of Kuzu and SQLite stores never needs: the LadybugDB driver and its
-#: worker process, the stores read from a private copy, and what only
-#: `memexplorer engines add` uses.
+#: worker process, the stores read from a private copy, and the engine cache
+#: (stores the pinned kuzu reads whole need no other release).
 NOT_FOR_KUZU = {
     "memexplorer.storage.ladybug_store",
     "memexplorer.storage.ladybug_worker",
     "memexplorer.storage.worker_process",
     "memexplorer.storage.log_copy_stores",
+    "memexplorer.storage.engine_cache",
     "importlib.metadata",
     "venv",
 }

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memexplorer.storage.engine_cache import add_command, cached_engine
 from memexplorer.storage.storage_versions import (
     KUZU_RELEASE,
     LADYBUG_PINNED,
@@ -99,6 +98,8 @@ def store_reader(fmt: StoreFormat) -> StoreReader | None:
     partial = pinned_label if pinned_label.endswith("checkpoint") else None
     if package == "ladybug" and fmt.layout != "file":
         return StoreReader(wrote, None)  # folder-layout LadybugDB: no release reads it here
+    from memexplorer.storage.engine_cache import add_command, cached_engine  # not for pinned reads
+
     cached = cached_engine(package, version)
     if cached is not None:
         from memexplorer.storage.worker_process import WorkerRuntime

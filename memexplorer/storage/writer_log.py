@@ -18,7 +18,6 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from memexplorer.storage.engine_cache import add_command
 from memexplorer.storage.exceptions import StoreLockedError, UnreplayableLogError
 from memexplorer.storage.storage_versions import (
     LADYBUG_PINNED,
@@ -58,6 +57,8 @@ class UnreplayableLog:
     @property
     def add_command(self) -> str:
         """The command that installs the release that replays this log."""
+        from memexplorer.storage.engine_cache import add_command
+
         return add_command("ladybug", newest_writer("ladybug", self.found) or "")
 
     def to_dict(self) -> dict[str, object]:
