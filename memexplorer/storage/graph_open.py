@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from memexplorer.storage.exceptions import (
     CheckpointInProgressError,
@@ -20,7 +20,6 @@ from memexplorer.storage.exceptions import (
 )
 from memexplorer.storage.graph_store import GraphStore
 from memexplorer.storage.graphdb import KuzuStore
-from memexplorer.storage.ladybug_store import LadybugStore, ladybug_installed
 from memexplorer.storage.private_dirs import make_private_dirs
 from memexplorer.storage.storage_versions import (
     LADYBUG_INSTALL,
@@ -30,8 +29,10 @@ from memexplorer.storage.storage_versions import (
 )
 from memexplorer.storage.store_readers import store_log, store_reader
 from memexplorer.storage.stores import StoreFormat, require_kuzu_readable, sniff
-from memexplorer.storage.worker_process import WorkerRuntime
-from memexplorer.storage.writer_log import CheckpointStore, ReplayedLogStore, unreplayable_log
+from memexplorer.storage.writer_log import unreplayable_log
+
+if TYPE_CHECKING:
+    from memexplorer.storage.worker_process import WorkerRuntime
 
 __all__ = ["open_graph_store", "require_graph_readable", "require_replayable"]
 
@@ -66,6 +67,8 @@ def _require_pinned_reads(fmt: StoreFormat) -> None:
     if fmt.engine != "ladybug":
         require_kuzu_readable(fmt)
         return
+    from memexplorer.storage.ladybug_store import ladybug_installed  # kuzu stores never need it
+
     version = fmt.storage_version
     if fmt.layout == "directory":
         raise UnsupportedEngineError(
@@ -144,6 +147,8 @@ def open_graph_store(
         if not read_only:
             require_replayable(fmt)
         elif (left_behind := unreplayable_log(fmt)) is not None:
+            from memexplorer.storage.log_copy_stores import CheckpointStore
+
             return CheckpointStore(
                 left_behind, buffer_pool_size=buffer_pool_size, max_db_size=max_db_size
             )
@@ -170,6 +175,9 @@ def _open_cached(
     """Read a store with a cached release of its storage version: a log a writer left
     is replayed on a private copy (never on the store); otherwise the store itself
     is opened read-only. Writing is refused (see ``cached_worker``)."""
+    from memexplorer.storage.ladybug_store import LadybugStore
+    from memexplorer.storage.log_copy_stores import ReplayedLogStore
+
     log = store_log(fmt)
     version = fmt.storage_version or 0
     if log is not None and read_only:
@@ -225,6 +233,8 @@ def _open_once(
     max_threads: int = 0,
 ) -> GraphStore:
     if engine == "ladybug":
+        from memexplorer.storage.ladybug_store import LadybugStore  # loaded for LadybugDB only
+
         return LadybugStore(
             path,
             read_only=read_only,
