@@ -73,7 +73,8 @@ async def test_switch_refused_while_another_process_holds_the_store(home):
             await _press(pilot, "w", "y", failures=(StoreLockedError,))
             assert isinstance(app.screen, ErrorModal)
             assert app.screen.error_title == StoreLockedError.title
-            assert "Another process holds this store" in app.screen.message
+            assert "Another process has this store open" in app.screen.message
+            assert "for writing" not in app.screen.message.split(",")[0]
             await _press(pilot, "escape")
             assert app.screen is main and not app.session.browsers.writing(store)
             assert app.session.browsers.get(store).graph.read_only
