@@ -6,6 +6,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from rich.style import Style
 from rich.text import Text
 from textual import work
 from textual.message import Message
@@ -14,6 +15,7 @@ from textual.widgets.tree import TreeNode
 from textual.worker import Worker
 
 from memexplorer.app.operator_session import OperatorSession
+from memexplorer.app.widgets.fitted_label import fit_label
 from memexplorer.app.widgets.widget_message import WidgetMessage
 from memexplorer.app.widgets.worker_errors import report_failed_worker
 from memexplorer.memory.rs_sqlite_schema import EDGE_TABLE_NAMES
@@ -144,6 +146,21 @@ class StoresTree(Tree[TreeData]):
 
     def on_mount(self) -> None:
         self.reload()
+
+    def render_label(self, node: TreeNode[TreeData], base_style: Style, style: Style) -> Text:
+        """An agent's or a table's label fitted to the pane: the name shortened
+        before the count is cropped (fitted_label.py). A store's label is its
+        place first, cropped as it is."""
+        label = super().render_label(node, base_style, style)
+        if not isinstance(node.data, AgentItem | TableItem):
+            return label
+        depth = 0
+        parent = node.parent
+        while parent is not None:
+            depth, parent = depth + 1, parent.parent
+        room = self.scrollable_content_region.width - (depth - 1) * self.guide_depth
+        icon = len(self.ICON_NODE) if node.allow_expand else 0
+        return fit_label(label, room, start=icon)
 
     def _cursor_place(self) -> tuple[Path, str | None, str | None] | None:
         node = self.cursor_node
