@@ -4,19 +4,29 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.keys import format_key
 from textual.widgets import Markdown
 
 from memexplorer.app.command import Commands
 from memexplorer.app.screens.help_commands import HELP_COMMANDS
 from memexplorer.app.screens.modal_dialog import DIALOG_CSS, ModalDialog
 
+#: How help names keys where Textual's own display differs from what operators read.
+_NAMES = {"escape": "esc", "pagedown": "PgDn", "pageup": "PgUp", "delete": "Del",
+          "shift+delete": "shift+Del"}  # fmt: skip
+
+
+def key_shown(key: str) -> str:
+    """One key as help shows it: a character key as its character ("<", ":", "?"),
+    a named key as its name ("enter", "ctrl+r")."""
+    if key in _NAMES:
+        return _NAMES[key]
+    shown = format_key(key)
+    return shown if len(shown) == 1 and shown.isascii() and shown.isprintable() else key
+
 
 def _keys(text: str) -> str:
-    names = {"slash": "/", "question_mark": "?", "escape": "esc", "pagedown": "PgDn",
-             "pageup": "PgUp", "plus": "+", "minus": "-", "left_square_bracket": "[",
-             "right_square_bracket": "]", "delete": "Del",
-             "shift+delete": "shift+Del"}  # fmt: skip
-    return " or ".join(names.get(k, k) for k in text.split(","))
+    return " or ".join(key_shown(k) for k in text.split(","))
 
 
 def help_markdown(groups: list[Commands], screen_help: str = "") -> str:
