@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from memexplorer.memory.contradiction import detect_contradiction
-from memexplorer.memory.hierarchical_memory import lowered_confidence
+from memexplorer.memory.hierarchical_writing import lowered_confidence
 from memexplorer.memory.hierarchical_schema import loads_json
 from memexplorer.memory.similarity import compute_similarity
 from memexplorer.memory.temporal import Supersession, TemporalFact
@@ -144,7 +144,7 @@ def _step(keep: DuplicateFact, other: DuplicateFact, score: float) -> MergeSuper
 
 def _lowered(other: DuplicateFact) -> list[PlannedChange]:
     """What seed 003's step sets on the older fact (nothing if it was lowered before):
-    :func:`.hierarchical_memory.lowered_confidence`, which the step itself calls."""
+    :func:`.hierarchical_writing.lowered_confidence`, which the step itself calls."""
     lowered = lowered_confidence(other.confidence, loads_json(other.metadata, {}))
     if lowered is None:
         return []
