@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from memexplorer.memory.contradiction import detect_contradiction
-from memexplorer.memory.hierarchical_writing import lowered_confidence
 from memexplorer.memory.hierarchical_schema import loads_json
+from memexplorer.memory.hierarchical_writing import lowered_confidence
 from memexplorer.memory.similarity import compute_similarity
 from memexplorer.memory.temporal import Supersession, TemporalFact
 from memexplorer.operator.duplicates_grouping import DuplicateFact, concept_key
