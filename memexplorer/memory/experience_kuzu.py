@@ -30,12 +30,9 @@ from memexplorer.memory.experience_backend import (
     experience_from_row,
 )
 from memexplorer.memory.experience_kuzu_upkeep import kuzu_cleanup, kuzu_statistics
-from memexplorer.memory.experience_layouts import (
-    Layout,
-    Seed004Experience,
-    detect_layout,
-    read_seed004,
-)
+from memexplorer.memory.experience_layouts import Layout, detect_layout
+from memexplorer.memory.seed004_record import Seed004Experience
+from memexplorer.memory.seed004_store import read_seed004
 from memexplorer.storage.exceptions import (
     CorruptStoreError,
     InvalidExperienceError,
@@ -175,7 +172,7 @@ class KuzuExperienceBackend(MemoryBackend):
                 self.db_path,
                 "This store holds seed 004's Experience layout (id, action, importance); "
                 "ExperienceStore writes only the reference layout",
-                hint="Write seed-004 records with experience_layouts.add_seed004.",
+                hint="Write seed-004 records with seed004_store.add_seed004.",
             )
         graph.make_writable()
         if self._current_layout() is None:
