@@ -39,7 +39,7 @@ from memexplorer.operator.backup_records import (
     record_from_manifest,
     write_backup_folder,
 )
-from memexplorer.operator.graph_rows import insert_edges, insert_nodes, replace_nodes
+from memexplorer.operator.graph_rows_write import insert_edges, insert_nodes, replace_nodes
 from memexplorer.operator.saved_rows import SavedTable
 from memexplorer.operator.sqlite_rows import insert_rows, rebuild_fts, replace_rows
 from memexplorer.operator.write_gate import write_gate
