@@ -3,7 +3,8 @@
 The engine talks to Kuzu (in process, :mod:`.graphdb`) and to LadybugDB (in a
 worker process, :mod:`.ladybug_store`) through one protocol,
 :class:`GraphStore`. The catalog calls, transactions and error wording are
-the same for both, so they live here once; an engine only runs queries.
+the same for both, so they live here once; an engine only runs queries. Error
+wording is :mod:`.graph_errors`' (its names are importable here too).
 """
 
 from __future__ import annotations
@@ -19,16 +20,11 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     import pyarrow as pa
 
-from memexplorer.storage.exceptions import (
-    CheckpointInProgressError,
-    CorruptStoreError,
-    MemoryError,
-    NotAStoreError,
-    ReadOnlyStoreError,
-    StoreError,
-    StoreLockedError,
-    StoreNotFoundError,
-    UnsupportedEngineError,
+from memexplorer.storage.exceptions import MemoryError
+from memexplorer.storage.graph_errors import (
+    QueryError,
+    translate_open_error,
+    translate_query_error,
 )
 
 __all__ = [
@@ -55,12 +51,6 @@ ARROW_TYPES = {
     "STRING": "string", "DOUBLE": "float64", "FLOAT": "float32", "INT64": "int64",
     "INT32": "int32", "INT16": "int16", "INT8": "int8", "BOOL": "bool", "BOOLEAN": "bool",
 }  # fmt: skip
-
-_ENGINE_NAMES = {"kuzu": "Kuzu", "ladybug": "LadybugDB"}
-
-
-class QueryError(MemoryError):
-    title = "Query failed"
 
 
 @dataclass(frozen=True)
@@ -167,51 +157,6 @@ def copy_statement(table: str, source: str, pair: tuple[str, str] | None = None)
     ``pair`` says which one the rows belong to. Names are checked identifiers."""
     options = f" (from={literal(pair[0])}, to={literal(pair[1])})" if pair else ""
     return f"COPY {identifier(table)} FROM {source}{options}"
-
-
-def translate_open_error(path: Path, text: str, engine: str) -> StoreError:
-    """Turn an engine's message raised while opening into an engine error."""
-    name = _ENGINE_NAMES.get(engine, engine)
-    if "Could not set lock" in text:
-        return StoreLockedError(path, "Another process holds this store for writing")
-    if "not a valid Kuzu database" in text or "not a valid Lbug database" in text:
-        return NotAStoreError(path, f"Not a {name} database")
-    if "different version" in text:
-        return UnsupportedEngineError(
-            path,
-            f"The installed {engine} cannot read this store's storage version "
-            f"({text.splitlines()[0]})",
-            hint="Open it with the release that wrote it; memexplorer migrate can copy it.",
-        )
-    if "replay shadow pages" in text:
-        # A checkpoint's shadow file is there: a writer is checkpointing right now,
-        # or stopped in the middle of it. The store is not damaged.
-        return CheckpointInProgressError(
-            path,
-            "A writer's checkpoint is unfinished; a read-only open cannot replay it",
-            hint="Retry in a moment if a writer is running; if one stopped midway, open "
-            "the store once with its own tool to finish the checkpoint. Nothing was changed.",
-        )
-    if any(m in text for m in ("Reading past the end", "Corrupted", "Cannot read checkpoint")):
-        return CorruptStoreError(path, "The store is truncated or damaged")
-    if "READ ONLY mode" in text:
-        return StoreNotFoundError(path, "No store at this path")
-    if "Permission denied" in text:
-        return StoreError(
-            path, "Permission denied", hint="Run as a user who can read (and lock) the file."
-        )
-    return CorruptStoreError(path, f"{name} could not open the store ({text.splitlines()[0]})")
-
-
-def translate_query_error(path: Path, text: str, engine: str, what: str = "a query") -> MemoryError:
-    """Turn an engine's message raised by ``what`` into an engine error."""
-    if "read-only database" in text:
-        return ReadOnlyStoreError(path, "This store is open read-only")
-    if "Interrupted" in text:
-        return QueryError("The query was cancelled.")
-    name = _ENGINE_NAMES.get(engine, engine)
-    first = text.splitlines()[0] if text else "no message"
-    return QueryError(f"{name} refused {what}: {first}", hint=f"Store: {path}")
 
 
 class GraphStoreBase:
