@@ -1,4 +1,4 @@
-"""The two Experience layouts found on disk, and the seed-004 one in full.
+"""The two Experience layouts found on disk, and how to tell them apart.
 
 * ``"amplihack"``: the reference library's ExperienceStore (seed 000): an
   ``Experience`` node table (or ``experiences`` SQLite table) keyed by
