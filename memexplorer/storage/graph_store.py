@@ -168,6 +168,7 @@ class GraphStoreBase:
     storage_version: int | None
     _lock: threading.RLock
     _in_transaction: bool
+    _closed: bool
     #: Set (an :class:`~.writer_log.UnreplayableLog`) when the store was read at its
     #: last checkpoint because the installed engine cannot replay its log.
     unreplayed_log: Any = None
@@ -182,7 +183,24 @@ class GraphStoreBase:
     ) -> None:
         raise NotImplementedError
 
+    def interrupt(self) -> None:
+        """Cancel the query running on this store (from another thread)."""
+        if not self._closed:
+            self._interrupt_engine()
+
     def close(self) -> None:
+        """Close the store, once: later calls do nothing."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            self._release()
+
+    def _interrupt_engine(self) -> None:
+        raise NotImplementedError
+
+    def _release(self) -> None:
+        """Let go of the engine's database (under the lock, once)."""
         raise NotImplementedError
 
     def scalar(self, cypher: str, params: dict[str, Any] | None = None) -> Any:

@@ -194,20 +194,14 @@ class KuzuStore(GraphStoreBase):
             finally:
                 result.close()
 
-    # -- lifecycle ---------------------------------------------------------------
-    def interrupt(self) -> None:
-        """Cancel the query running on this store (from another thread)."""
-        if not self._closed:
-            self._conn.interrupt()
+    # -- lifecycle (interrupt and close: GraphStoreBase) -----------------------------
+    def _interrupt_engine(self) -> None:
+        self._conn.interrupt()
 
-    def close(self) -> None:
-        with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            self._prepared.clear()
-            self._conn.close()
-            self._db.close()
+    def _release(self) -> None:
+        self._prepared.clear()
+        self._conn.close()
+        self._db.close()
 
 
 def open_kuzu(path: str | Path, *, read_only: bool = True) -> KuzuStore:

@@ -263,24 +263,18 @@ class LadybugStore(GraphStoreBase):
         query = copy_statement(table, "$memexplorer_rows", pair)
         self._call("copy", query, sink.getvalue().to_pybytes(), what=f"a bulk insert into {table}")
 
-    # -- lifecycle ---------------------------------------------------------------
-    def interrupt(self) -> None:
-        """Cancel the query running on this store (from another thread)."""
-        if not self._closed:
-            self._worker.interrupt()
+    # -- lifecycle (interrupt and close: GraphStoreBase) -----------------------------
+    def _interrupt_engine(self) -> None:
+        self._worker.interrupt()
 
-    def close(self) -> None:
+    def _release(self) -> None:
         """Close the database; the worker waits, idle, for the next store."""
-        with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            try:
-                kind, _ = self._worker.call("close")
-            except WorkerGone:
-                self._worker.stop()
-                return
-            if kind == VALUE:
-                give_back(self._worker)
-            else:
-                self._worker.stop()
+        try:
+            kind, _ = self._worker.call("close")
+        except WorkerGone:
+            self._worker.stop()
+            return
+        if kind == VALUE:
+            give_back(self._worker)
+        else:
+            self._worker.stop()
