@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import Protocol
+from typing import TYPE_CHECKING
 
 from memexplorer.memory.experience import (
     CONTEXT_MAX_LENGTH,
@@ -29,6 +29,9 @@ from memexplorer.memory.secret_patterns import (
 )
 from memexplorer.storage.exceptions import QueryCostExceededError, SecurityViolationError
 
+if TYPE_CHECKING:
+    from memexplorer.memory.store import ExperienceStore
+
 __all__ = [
     "COST_RULES",
     "HIGH",
@@ -38,7 +41,6 @@ __all__ = [
     "AgentCapabilities",
     "CostRule",
     "CredentialScrubber",
-    "ExperienceBackend",
     "QueryCostExceededError",
     "QueryValidator",
     "ScopeLevel",
@@ -170,24 +172,10 @@ class CredentialScrubber:
 # ---------------------------------------------------------------------------
 
 
-class ExperienceBackend(Protocol):
-    """What :class:`SecureMemoryBackend` needs from a store (ExperienceStore has it)."""
-
-    def add(self, experience: Experience) -> str: ...
-
-    def search(
-        self,
-        query: str,
-        experience_type: ExperienceType | None = None,
-        min_confidence: float = 0.0,
-        limit: int = 10,
-    ) -> list[Experience]: ...
-
-
 class SecureMemoryBackend:
     """A store wrapper that enforces capabilities and scrubs credentials before writing."""
 
-    def __init__(self, store: ExperienceBackend, capabilities: AgentCapabilities) -> None:
+    def __init__(self, store: ExperienceStore, capabilities: AgentCapabilities) -> None:
         self.store = store
         self.capabilities = capabilities
         self.scrubber = CredentialScrubber()
