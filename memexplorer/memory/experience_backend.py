@@ -22,6 +22,7 @@ from memexplorer.memory.experience import (
     OUTCOME_MAX_LENGTH,
     Experience,
     ExperienceType,
+    check_text,
 )
 from memexplorer.storage.exceptions import InvalidExperienceError, InvalidInputError
 
@@ -138,14 +139,8 @@ def check_experience(experience: object) -> Experience:
         raise TypeError(f"expected an Experience, got {type(experience).__name__}")
     if not isinstance(experience.experience_type, ExperienceType):
         raise TypeError("experience_type must be ExperienceType enum")
-    for name, limit in (("context", CONTEXT_MAX_LENGTH), ("outcome", OUTCOME_MAX_LENGTH)):
-        value = getattr(experience, name)
-        if not isinstance(value, str):
-            raise TypeError(f"{name} must be a string")
-        if not value.strip():
-            raise InvalidExperienceError(f"{name} cannot be empty")
-        if len(value) > limit:
-            raise InvalidExperienceError(f"{name} exceeds {limit} characters")
+    check_text("context", experience.context, CONTEXT_MAX_LENGTH)
+    check_text("outcome", experience.outcome, OUTCOME_MAX_LENGTH)
     confidence = experience.confidence
     if isinstance(confidence, bool) or not isinstance(confidence, int | float):
         raise TypeError("confidence must be a number")
