@@ -27,15 +27,13 @@ from typing import Any
 
 
 def _normalizer() -> Any:
-    """LadybugDB spells node keys in capitals; the worker's helper (in the storage
-    room, beside this operator room) renames them. It is loaded by path, as this file
-    is: no folder is put on sys.path, where its modules could shadow the standard
-    library's."""
+    """LadybugDB spells node keys in capitals; the worker's helper renames them. It
+    is loaded by path, as this file is: the folder is never put on sys.path, where
+    its modules could shadow the standard library's."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location(
-        "memexplorer_ladybug_worker",
-        Path(__file__).parent.parent / "storage" / "ladybug_worker.py",
+        "memexplorer_ladybug_worker", Path(__file__).with_name("ladybug_worker.py")
     )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
