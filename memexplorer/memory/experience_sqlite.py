@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import os
-import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -46,6 +45,12 @@ from memexplorer.storage.exceptions import (
     StoreError,
     StoreLockedError,
     StorePermissionError,
+)
+from memexplorer.storage.sqlite_db import (
+    SqliteConnection,
+    SqliteConstraintError,
+    SqliteError,
+    open_sqlite_autocommit,
 )
 from memexplorer.storage.sqlite_readonly import open_sqlite_readonly
 
@@ -117,7 +122,7 @@ _INSERT = (
 )
 
 
-def _translate(path: Path, exc: sqlite3.Error, doing: str) -> StoreError:
+def _translate(path: Path, exc: SqliteError, doing: str) -> StoreError:
     """An sqlite3 error as the engine's error, saying what to do."""
     text = str(exc)
     lowered = text.lower()
@@ -158,7 +163,7 @@ class SQLiteExperienceBackend:
         self.db_path = Path(db_path)
         self.agent_name = agent_name
         self._lock = threading.RLock()
-        self._conn: sqlite3.Connection | None = None
+        self._conn: SqliteConnection | None = None
         self._writer = False
         self._closed = False
         self._signature: tuple[Any, ...] | None = None
@@ -208,10 +213,10 @@ class SQLiteExperienceBackend:
         self._signature = self._signature_now()
         try:
             self._read_schema(conn)
-        except sqlite3.Error as exc:
+        except SqliteError as exc:
             raise _translate(self.db_path, exc, "reading its schema") from None
 
-    def _read_schema(self, conn: sqlite3.Connection) -> None:
+    def _read_schema(self, conn: SqliteConnection) -> None:
         rows = conn.execute("SELECT type, name, sql FROM sqlite_master").fetchall()
         names = {name for _, name, _ in rows}
         self._has_table = "experiences" in names
@@ -243,10 +248,8 @@ class SQLiteExperienceBackend:
         except PermissionError:
             raise StorePermissionError(path.parent, "Cannot create the storage folder") from None
         try:
-            conn = sqlite3.connect(
-                str(path), timeout=5.0, check_same_thread=False, isolation_level=None
-            )
-        except sqlite3.Error as exc:
+            conn = open_sqlite_autocommit(path, wait_s=5.0, any_thread=True)
+        except SqliteError as exc:
             raise _translate(path, exc, "opening it for writing") from None
         try:
             new = conn.execute("PRAGMA page_count").fetchone()[0] == 0
@@ -262,7 +265,7 @@ class SQLiteExperienceBackend:
                 if had_rows:
                     conn.execute(_REBUILD)
             self._read_schema(conn)
-        except (sqlite3.Error, StoreError) as exc:
+        except (SqliteError, StoreError) as exc:
             conn.close()
             if isinstance(exc, StoreError):
                 raise
@@ -276,7 +279,7 @@ class SQLiteExperienceBackend:
         self._writer = True
 
     @contextmanager
-    def _transaction(self, conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    def _transaction(self, conn: SqliteConnection) -> Iterator[SqliteConnection]:
         conn.execute("BEGIN IMMEDIATE")
         try:
             yield conn
@@ -286,12 +289,12 @@ class SQLiteExperienceBackend:
         conn.execute("COMMIT")
 
     # -- connections ---------------------------------------------------------------------
-    def _check_open(self) -> sqlite3.Connection:
+    def _check_open(self) -> SqliteConnection:
         if self._closed or self._conn is None:
             raise StoreClosedError(self.db_path, "This experience store has been closed")
         return self._conn
 
-    def _reader(self) -> sqlite3.Connection:
+    def _reader(self) -> SqliteConnection:
         """The connection for a read; a read-only one is reopened when another
         process has changed the file since (an immutable open would not see it)."""
         conn = self._check_open()
@@ -302,7 +305,7 @@ class SQLiteExperienceBackend:
             conn = self._check_open()
         return conn
 
-    def _writable(self) -> sqlite3.Connection:
+    def _writable(self) -> SqliteConnection:
         self._check_open()
         if not self._writer:
             self._open_writer()
@@ -314,7 +317,7 @@ class SQLiteExperienceBackend:
         return not self._writer
 
     @property
-    def connection(self) -> sqlite3.Connection:
+    def connection(self) -> SqliteConnection:
         """The open sqlite3 connection (read-only until the first write)."""
         return self._check_open()
 
@@ -330,11 +333,11 @@ class SQLiteExperienceBackend:
             try:
                 with self._transaction(conn):
                     conn.executemany(_INSERT, rows)
-            except sqlite3.IntegrityError:
+            except SqliteConstraintError:
                 raise InvalidExperienceError(
                     "An experience with this experience_id is already stored"
                 ) from None
-            except sqlite3.Error as exc:
+            except SqliteError as exc:
                 raise _translate(self.db_path, exc, "storing an experience") from None
         return [row[0] for row in rows]
 
@@ -346,7 +349,7 @@ class SQLiteExperienceBackend:
                 return []
             try:
                 rows = conn.execute(sql, params).fetchall()
-            except sqlite3.Error as exc:
+            except SqliteError as exc:
                 raise _translate(self.db_path, exc, "reading experiences") from None
         out = []
         for row in rows:
@@ -432,7 +435,7 @@ class SQLiteExperienceBackend:
                     "WHERE experiences_fts MATCH ? LIMIT ?)",
                     (match, FTS_DRIVEN_MAX + 1),
                 ).fetchone()[0]
-            except sqlite3.Error as exc:
+            except SqliteError as exc:
                 raise _translate(self.db_path, exc, "searching") from None
         if matches == 0:
             return []
@@ -466,7 +469,7 @@ class SQLiteExperienceBackend:
                         "FROM experiences WHERE agent_name = ? GROUP BY experience_type",
                         (self.agent_name,),
                     ).fetchall()
-                except sqlite3.Error as exc:
+                except SqliteError as exc:
                     raise _translate(self.db_path, exc, "counting experiences") from None
                 for kind, count, packed in rows:
                     total += count
@@ -518,10 +521,10 @@ class SQLiteExperienceBackend:
                         )
                 if deleted:
                     self._reclaim(conn)
-            except sqlite3.Error as exc:
+            except SqliteError as exc:
                 raise _translate(self.db_path, exc, "applying retention") from None
 
-    def _reclaim(self, conn: sqlite3.Connection) -> None:
+    def _reclaim(self, conn: SqliteConnection) -> None:
         """VACUUM when a quarter of the file is free pages (the reference vacuums
         after every delete; this keeps its effect without rewriting big stores
         for one row)."""

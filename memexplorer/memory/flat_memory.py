@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import sqlite3
 import uuid
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -37,6 +36,13 @@ from memexplorer.storage.exceptions import (
     ReadOnlyStoreError,
     SchemaMismatchError,
     StoreLockedError,
+)
+from memexplorer.storage.sqlite_db import (
+    SqliteConnection,
+    SqliteDatabaseError,
+    SqliteRow,
+    SqliteStatementError,
+    open_sqlite,
 )
 from memexplorer.storage.sqlite_readonly import open_sqlite_readonly
 
@@ -82,14 +88,14 @@ _MEMORY_COLUMNS = (
 _LIVE = "flat_live(expires_at, :now)"
 
 
-def _install_live(connection: sqlite3.Connection) -> None:
+def _install_live(connection: SqliteConnection) -> None:
     def flat_live(expires_at: object, now: float) -> int:
         return int(is_live(expires_at, datetime.fromtimestamp(now, utc_now().tzinfo)))
 
     connection.create_function("flat_live", 2, flat_live, deterministic=True)
 
 
-def live_agent_counts(connection: sqlite3.Connection) -> dict[str, dict[str, int]]:
+def live_agent_counts(connection: SqliteConnection) -> dict[str, dict[str, int]]:
     """Live memory_entries per agent, as inspection's summaries report them."""
     _install_live(connection)
     rows = connection.execute(
@@ -99,7 +105,7 @@ def live_agent_counts(connection: sqlite3.Connection) -> dict[str, dict[str, int
     return {agent or "": {"memory_entries": count} for agent, count in rows}
 
 
-def _memory(row: sqlite3.Row) -> FlatMemory:
+def _memory(row: SqliteRow) -> FlatMemory:
     metadata = json_object(row["metadata"])
     confidence = metadata.get("confidence", metadata.get("confidence_score"))
     usage = metadata.get("usage_count")
@@ -130,11 +136,11 @@ class SqliteFlatStore:
         self.path = Path(path)
         self.read_only = read_only
         self._connection = self._open()
-        self._connection.row_factory = sqlite3.Row
+        self._connection.row_factory = SqliteRow
         _install_live(self._connection)
 
     # -- opening -----------------------------------------------------------------
-    def _open(self) -> sqlite3.Connection:
+    def _open(self) -> SqliteConnection:
         created = require_flat_target(self.path, "sqlite", create=not self.read_only)
         if self.read_only:
             connection = open_sqlite_readonly(self.path)
@@ -142,7 +148,7 @@ class SqliteFlatStore:
             if created:
                 self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
                 os.close(os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
-            connection = sqlite3.connect(self.path, timeout=2.0, check_same_thread=False)
+            connection = open_sqlite(self.path, wait_s=2.0, any_thread=True)
             connection.isolation_level = None
         try:
             names = {
@@ -159,7 +165,7 @@ class SqliteFlatStore:
                     hint="Flat memory lives in memory.db with memory_entries, sessions "
                     "and session_agents.",
                 )
-        except sqlite3.DatabaseError as exc:
+        except SqliteDatabaseError as exc:
             connection.close()
             raise CorruptStoreError(self.path, f"SQLite cannot read this file ({exc})") from None
         except SchemaMismatchError:
@@ -168,14 +174,14 @@ class SqliteFlatStore:
         return connection
 
     @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
+    def _write(self) -> Iterator[SqliteConnection]:
         """One all-or-nothing write that waits for no other writer."""
         if self.read_only:
             raise ReadOnlyStoreError(self.path, "This store is open read-only")
         connection = self._connection
         try:
             connection.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as exc:
+        except SqliteStatementError as exc:
             if "locked" in str(exc) or "busy" in str(exc):
                 raise StoreLockedError(self.path, "Another process is writing this store") from None
             raise
@@ -187,12 +193,12 @@ class SqliteFlatStore:
         connection.execute("COMMIT")
 
     # -- reading -----------------------------------------------------------------
-    def _query(self, sql: str, params: dict[str, Any]) -> list[sqlite3.Row]:
+    def _query(self, sql: str, params: dict[str, Any]) -> list[SqliteRow]:
         try:
             return self._connection.execute(
                 sql, {"now": utc_now().timestamp(), **params}
             ).fetchall()
-        except sqlite3.DatabaseError as exc:
+        except SqliteDatabaseError as exc:
             if "locked" in str(exc):
                 raise StoreLockedError(self.path, "Another process holds this store") from None
             raise CorruptStoreError(self.path, f"SQLite cannot read this file ({exc})") from None

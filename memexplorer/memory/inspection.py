@@ -6,7 +6,6 @@ point it at the live stores of running agents.
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -17,6 +16,7 @@ from memexplorer.storage.exceptions import CorruptStoreError
 from memexplorer.storage.graph_counts import AGENT_COLUMNS, agent_column, agent_counts
 from memexplorer.storage.graph_open import open_graph_store
 from memexplorer.storage.graphdb import GraphStore, identifier
+from memexplorer.storage.sqlite_db import SqliteConnection, SqliteDatabaseError
 from memexplorer.storage.sqlite_readonly import open_sqlite_readonly
 from memexplorer.storage.store_readers import store_reader
 from memexplorer.storage.stores import StoreFormat, sniff
@@ -177,7 +177,7 @@ _SQLITE_KINDS: tuple[tuple[str, Kind], ...] = (
 )
 
 
-def _summarize_rs_sqlite(fmt: StoreFormat, connection: sqlite3.Connection) -> StoreSummary:
+def _summarize_rs_sqlite(fmt: StoreFormat, connection: SqliteConnection) -> StoreSummary:
     """amplihack-rs's per-agent SQLite hierarchical store (``<agent>.db``)."""
     summary = StoreSummary(fmt.path, "hierarchical", "sqlite", None, layout=RS_SQLITE_LAYOUT)
     summary.agents = counts_by_agent(connection)
@@ -215,7 +215,7 @@ def _summarize_sqlite(fmt: StoreFormat) -> StoreSummary:
                 summary.agents.setdefault(agent or "", {})[table] = count
         if kind == "experience":
             summary.layout = "amplihack"
-    except sqlite3.DatabaseError as exc:
+    except SqliteDatabaseError as exc:
         raise CorruptStoreError(fmt.path, f"SQLite cannot read this file ({exc})") from None
     finally:
         connection.close()

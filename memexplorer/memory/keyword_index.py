@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import sqlite3
 import tempfile
 import threading
 from dataclasses import dataclass
@@ -28,6 +27,13 @@ from typing import Any
 
 from memexplorer.storage.atomic_files import replace_file
 from memexplorer.storage.graph_store import GraphStore
+from memexplorer.storage.sqlite_db import (
+    SqliteConnection,
+    SqliteDatabaseError,
+    SqliteError,
+    open_sqlite,
+    open_sqlite_mode_ro,
+)
 from memexplorer.storage.user_folders import cache_folder
 
 __all__ = ["KeywordIndex", "index_cache_root", "open_index", "store_fingerprint"]
@@ -80,7 +86,7 @@ class KeywordIndex:
     """An open index: SQLite tables ``facts`` (by confidence), ``stored``, ``grams``
     (FTS5, trigram) and ``gram_docs``."""
 
-    db: sqlite3.Connection
+    db: SqliteConnection
     facts: int
     #: False when a fact has no confidence or no creation time: the ORDER BYs of
     #: the profiles put NULLs where the database decides, so the scan answers.
@@ -131,7 +137,7 @@ def _build(graph: GraphStore, agent: str, target: Path, fingerprint: str) -> Non
     handle, staging = tempfile.mkstemp(prefix=target.name, suffix=".building", dir=target.parent)
     os.close(handle)
     try:
-        db = sqlite3.connect(staging)
+        db = open_sqlite(staging)
         db.execute("PRAGMA journal_mode=OFF")
         db.execute("PRAGMA synchronous=OFF")
         db.execute("PRAGMA cache_size=-131072")  # 128 MiB while building
@@ -170,10 +176,10 @@ def _open(file: Path, fingerprint: str, agent: str) -> KeywordIndex | None:
     """The index in ``file`` when it was built from this very store state, else None."""
     if not file.exists():
         return None
-    db = sqlite3.connect(f"file:{file}?mode=ro", uri=True, check_same_thread=False)
+    db = open_sqlite_mode_ro(file, any_thread=True)
     try:
         meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
-    except sqlite3.DatabaseError:
+    except SqliteDatabaseError:
         db.close()
         return None
     wanted = {"format": _FORMAT, "fingerprint": fingerprint, "agent": agent}
@@ -214,7 +220,7 @@ def open_index(graph: GraphStore, agent: str) -> KeywordIndex | None:
         if index is None:
             try:
                 _build(graph, agent, file, fingerprint)
-            except (OSError, sqlite3.Error):
+            except (OSError, SqliteError):
                 return None
             index = _open(file, fingerprint, agent)
         if index is None:

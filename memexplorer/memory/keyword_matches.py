@@ -14,11 +14,11 @@ decide here: let the store scan".
 from __future__ import annotations
 
 import heapq
-import sqlite3
 from collections.abc import Iterator
 from typing import Any
 
 from memexplorer.memory.keyword_index import KeywordIndex
+from memexplorer.storage.sqlite_db import SqliteError
 
 __all__ = ["Test", "first_matches", "ranked_top", "stored_values", "top_by_confidence"]
 
@@ -74,7 +74,7 @@ def _split(index: KeywordIndex, tests: list[Test]) -> tuple[dict[int, Row], list
                 found = index.rows(
                     "SELECT rowid FROM grams WHERE grams MATCH ?", (_phrase(column, gram),)
                 )
-            except sqlite3.Error:
+            except SqliteError:
                 raise _Undecided from None
             rare.update(pos for (pos,) in found)
     rows: dict[int, Row] = {}

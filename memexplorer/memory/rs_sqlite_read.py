@@ -12,7 +12,6 @@ store are the same file.
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 from typing import Any
 
@@ -23,13 +22,14 @@ from memexplorer.memory.rs_sqlite_schema import (
     SEMANTIC_TABLE,
 )
 from memexplorer.storage.graphdb import identifier
+from memexplorer.storage.sqlite_db import SqliteConnection
 
 __all__ = ["agent_graph", "agents_of", "counts_by_agent", "edge_counts"]
 
 _STAT_KEYS = {SEMANTIC_TABLE: "semantic_node_count", EPISODIC_TABLE: "episodic_node_count"}
 
 
-def agents_of(connection: sqlite3.Connection) -> list[str]:
+def agents_of(connection: SqliteConnection) -> list[str]:
     """Every agent with a fact or an episode in the store, sorted."""
     rows = connection.execute(
         f"SELECT agent_id FROM {SEMANTIC_TABLE} UNION SELECT agent_id FROM {EPISODIC_TABLE}"
@@ -37,7 +37,7 @@ def agents_of(connection: sqlite3.Connection) -> list[str]:
     return sorted(row[0] for row in rows)
 
 
-def edge_counts(connection: sqlite3.Connection, table: str) -> dict[str, int]:
+def edge_counts(connection: SqliteConnection, table: str) -> dict[str, int]:
     """Rows of an edge table per agent of their source fact (the Rust export's join)."""
     sql = (
         f"SELECT s.agent_id, count(*) FROM {identifier(table)} e "
@@ -46,7 +46,7 @@ def edge_counts(connection: sqlite3.Connection, table: str) -> dict[str, int]:
     return dict(connection.execute(sql).fetchall())
 
 
-def counts_by_agent(connection: sqlite3.Connection) -> dict[str, dict[str, int]]:
+def counts_by_agent(connection: SqliteConnection) -> dict[str, dict[str, int]]:
     """Every agent's rows in each of the six tables (0 where it has none)."""
     agents = {agent: dict.fromkeys((*NODE_TABLES, *(e.name for e in EDGE_TABLES)), 0)
               for agent in agents_of(connection)}  # fmt: skip
@@ -79,7 +79,7 @@ def _metadata(raw: Any) -> Any:
         return {}
 
 
-def _nodes(connection: sqlite3.Connection, agent: str, semantic: bool) -> list[dict[str, Any]]:
+def _nodes(connection: SqliteConnection, agent: str, semantic: bool) -> list[dict[str, Any]]:
     if semantic:
         names = ("memory_id", "concept", "content", "confidence", "source_id", "tags",
                  "metadata", "created_at", "entity_name")  # fmt: skip
@@ -100,7 +100,7 @@ def _nodes(connection: sqlite3.Connection, agent: str, semantic: bool) -> list[d
     return nodes
 
 
-def _edges(connection: sqlite3.Connection, agent: str) -> dict[str, list[dict[str, Any]]]:
+def _edges(connection: SqliteConnection, agent: str) -> dict[str, list[dict[str, Any]]]:
     out: dict[str, list[dict[str, Any]]] = {}
     for edge in EDGE_TABLES:
         columns = ", ".join(f"e.{c}" for c in edge.columns)
@@ -119,7 +119,7 @@ def _edges(connection: sqlite3.Connection, agent: str) -> dict[str, list[dict[st
     return out
 
 
-def agent_graph(connection: sqlite3.Connection, agent: str) -> dict[str, Any]:
+def agent_graph(connection: SqliteConnection, agent: str) -> dict[str, Any]:
     """The agent's graph as JSON transfer format 1.1, as the Rust CLI exports it."""
     semantic = _nodes(connection, agent, semantic=True)
     episodic = _nodes(connection, agent, semantic=False)

@@ -17,7 +17,6 @@ mailed without spreading what it found.
 from __future__ import annotations
 
 import re
-import sqlite3
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -34,6 +33,11 @@ from memexplorer.memory.security import (
 )
 from memexplorer.storage.exceptions import CorruptStoreError, MemoryError
 from memexplorer.storage.graphdb import GraphStore, identifier
+from memexplorer.storage.sqlite_db import (
+    SqliteConnection,
+    SqliteDatabaseError,
+    SqliteStatementError,
+)
 from memexplorer.storage.sqlite_readonly import open_sqlite_readonly
 from memexplorer.storage.store_readers import store_reader
 from memexplorer.storage.stored_json import BASE64_JSON_REGEX, stored_json_text
@@ -402,7 +406,7 @@ def _scan_kuzu_rel(
 # -- SQLite -----------------------------------------------------------------------------
 
 
-def _sqlite_tables(connection: sqlite3.Connection) -> list[str]:
+def _sqlite_tables(connection: SqliteConnection) -> list[str]:
     """Ordinary tables; virtual tables (FTS) and their shadow tables are copies
     or indexes of ordinary ones, so scanning them would report a secret twice."""
     rows = connection.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table'").fetchall()
@@ -416,14 +420,14 @@ def _sqlite_tables(connection: sqlite3.Connection) -> list[str]:
     ]
 
 
-def _sqlite_key(connection: sqlite3.Connection, table: str) -> list[str]:
+def _sqlite_key(connection: SqliteConnection, table: str) -> list[str]:
     info = connection.execute(f"PRAGMA table_info({identifier(table)})").fetchall()
     primary = [row[1] for row in sorted(info, key=lambda r: r[5]) if row[5]]
     if len(primary) == 1:
         return primary
     try:
         connection.execute(f"SELECT rowid FROM {identifier(table)} LIMIT 0")
-    except sqlite3.OperationalError:
+    except SqliteStatementError:
         return primary  # WITHOUT ROWID: the composite key names the row
     return ["rowid"]
 
@@ -454,7 +458,7 @@ def _sqlite_owner(table: str, names: list[str], rust: bool) -> str | None:
     return edge_owner_sql(table) if rust else None
 
 
-def _scan_sqlite(connection: sqlite3.Connection, path: Path, collector: _Collector) -> None:
+def _scan_sqlite(connection: SqliteConnection, path: Path, collector: _Collector) -> None:
     needles = _needles()
     agent = collector.agent
     tables = _sqlite_tables(connection)
@@ -506,7 +510,7 @@ def audit_store(fmt: StoreFormat | str | Path, agent: str | None = None) -> list
         connection = open_sqlite_readonly(fmt.path)
         try:
             _scan_sqlite(connection, fmt.path, collector)
-        except sqlite3.DatabaseError as exc:
+        except SqliteDatabaseError as exc:
             raise CorruptStoreError(fmt.path, f"SQLite cannot read this file ({exc})") from None
         finally:
             connection.close()

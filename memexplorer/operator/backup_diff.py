@@ -10,7 +10,6 @@ are compared whole, as multisets, so a changed row counts once each way.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -24,6 +23,7 @@ from memexplorer.operator.saved_rows import SavedTable
 from memexplorer.operator.sqlite_rows import dump_sqlite
 from memexplorer.storage.exceptions import InvalidInputError
 from memexplorer.storage.graph_open import open_graph_store
+from memexplorer.storage.sqlite_db import open_sqlite_mode_ro
 
 __all__ = ["StoreDifference", "TableDifference", "whole_store_difference"]
 
@@ -67,7 +67,7 @@ def _rows(tables: list[SavedTable]) -> dict[str, Counter[str]]:
 def _copy_tables(record: BackupRecord, manifest_file: str, engine: str) -> list[SavedTable]:
     copy = record.path / manifest_file
     if engine == "sqlite":
-        connection = sqlite3.connect(f"file:{copy}?mode=ro", uri=True)
+        connection = open_sqlite_mode_ro(copy)
         try:
             return dump_sqlite(connection)
         finally:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 import uuid
 from collections.abc import Iterable
 from datetime import UTC, datetime
@@ -46,6 +45,7 @@ from memexplorer.operator.write_gate import write_gate
 from memexplorer.storage.atomic_files import atomic_file
 from memexplorer.storage.exceptions import InvalidInputError, StoreLockedError, StoreNotFoundError
 from memexplorer.storage.graph_open import open_graph_store
+from memexplorer.storage.sqlite_db import SqliteStatementError, open_sqlite_autocommit
 
 __all__ = [
     "BACKUP_FORMAT",
@@ -132,11 +132,11 @@ def _restore_graph(store: Path, tables: list[SavedTable], mode: str) -> dict[str
 
 def _restore_sqlite(store: Path, tables: list[SavedTable], mode: str) -> dict[str, TableRestore]:
     out: dict[str, TableRestore] = {}
-    connection = sqlite3.connect(store, timeout=2.0, isolation_level=None)
+    connection = open_sqlite_autocommit(store)
     try:
         try:
             connection.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as exc:
+        except SqliteStatementError as exc:
             raise StoreLockedError(
                 store, f"Another process is writing this store ({exc})"
             ) from None

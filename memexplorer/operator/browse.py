@@ -8,7 +8,6 @@ SQLite stores (experiences, flat session memory) answer the same calls.
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -32,6 +31,7 @@ from memexplorer.operator.write_gate import refuse_if_read_only
 from memexplorer.storage.exceptions import InvalidInputError, StoreError
 from memexplorer.storage.graph_counts import agent_counts
 from memexplorer.storage.graphdb import GraphStore, identifier, literal
+from memexplorer.storage.sqlite_db import SqliteDatabaseError
 from memexplorer.storage.stores import StoreFormat, sniff
 
 __all__ = [
@@ -315,6 +315,6 @@ def open_browser(
     if fmt.engine == "sqlite":
         try:
             return _sqlite_browser(fmt.path, writable)
-        except sqlite3.DatabaseError as exc:
+        except SqliteDatabaseError as exc:
             raise StoreError(fmt.path, f"SQLite could not read the store ({exc})") from None
     return GraphBrowser(open_graph(fmt.path, read_only=not writable, allow_upgrade=allow_upgrade))

@@ -12,7 +12,6 @@ nothing is deleted.
 from __future__ import annotations
 
 import os
-import sqlite3
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -31,6 +30,7 @@ from memexplorer.storage.collector import collector_paused
 from memexplorer.storage.exceptions import InvalidInputError
 from memexplorer.storage.graph_open import open_graph_store, require_graph_readable
 from memexplorer.storage.graphdb import GraphStore
+from memexplorer.storage.sqlite_db import SqliteConnection
 from memexplorer.storage.sqlite_readonly import open_sqlite_readonly
 from memexplorer.storage.sqlite_writer import sqlite_writer
 from memexplorer.storage.stores import resolve_hierarchical_path, sniff
@@ -159,7 +159,7 @@ def _graph_kind(graph: GraphStore) -> str:
     return detect_kind(set(nodes) | set(rels), columns)
 
 
-def _sqlite_kind(db: sqlite3.Connection) -> str:
+def _sqlite_kind(db: SqliteConnection) -> str:
     names = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     if is_rs_hierarchical(names):
         return "hierarchical"

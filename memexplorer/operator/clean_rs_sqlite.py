@@ -9,7 +9,6 @@ store's DETACH DELETE takes them; they are saved in the backup like the rows.
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import datetime
 from typing import Any
 
@@ -22,13 +21,14 @@ from memexplorer.memory.rs_sqlite_schema import (
 )
 from memexplorer.operator.clean_plan import Plan
 from memexplorer.operator.clean_selection import BadSelectionError, Selection
+from memexplorer.storage.sqlite_db import SqliteConnection, SqliteCursor
 
 __all__ = ["plan_rs_sqlite"]
 
 _CHUNK = 400
 
 
-def _tables(db: sqlite3.Connection, selection: Selection) -> list[str]:
+def _tables(db: SqliteConnection, selection: Selection) -> list[str]:
     if selection.table is not None and selection.table not in NODE_TABLES:
         raise BadSelectionError(
             f"No table {selection.table!r} to clean here; this store's node tables are: "
@@ -42,7 +42,7 @@ def _tables(db: sqlite3.Connection, selection: Selection) -> list[str]:
     return [selection.table] if selection.table else list(NODE_TABLES)
 
 
-def _rows(db: sqlite3.Connection, table: str, agent: str | None) -> sqlite3.Cursor:
+def _rows(db: SqliteConnection, table: str, agent: str | None) -> SqliteCursor:
     label = "concept, content" if table == SEMANTIC_TABLE else "'', content"
     where, params = ("WHERE agent_id = ?", [agent]) if agent else ("", [])
     return db.execute(
@@ -52,7 +52,7 @@ def _rows(db: sqlite3.Connection, table: str, agent: str | None) -> sqlite3.Curs
     )
 
 
-def _edges(db: sqlite3.Connection, plan: Plan, ids: list[str]) -> None:
+def _edges(db: SqliteConnection, plan: Plan, ids: list[str]) -> None:
     """Every edge naming one of ``ids`` at either end, by its row id."""
     for edge in EDGE_TABLES:
         found: set[int] = set()
@@ -72,7 +72,7 @@ def _edges(db: sqlite3.Connection, plan: Plan, ids: list[str]) -> None:
             plan.edges[edge.rel] = len(found)
 
 
-def plan_rs_sqlite(db: sqlite3.Connection, selection: Selection, now: datetime, size: int) -> Plan:
+def plan_rs_sqlite(db: SqliteConnection, selection: Selection, now: datetime, size: int) -> Plan:
     """Which facts, episodes and edges the selection removes (read-only)."""
     plan = Plan("hierarchical")
     cutoff = selection.cutoff(now)

@@ -10,7 +10,6 @@ age (``timestamp``), ids.
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import datetime
 from typing import Any
 
@@ -20,6 +19,7 @@ from memexplorer.operator.clean_selection import BadSelectionError, Selection
 from memexplorer.operator.saved_rows import SavedTable
 from memexplorer.operator.sqlite_rows import delete_rows, rebuild_fts, save_rows
 from memexplorer.storage.graphdb import identifier
+from memexplorer.storage.sqlite_db import SqliteConnection
 
 __all__ = ["FLAT_TABLES", "delete_sqlite_plan", "plan_sqlite", "save_sqlite_plan"]
 
@@ -36,7 +36,7 @@ def _marks(chunk: list[Any]) -> str:
     return ", ".join("?" * len(chunk))
 
 
-def _plan_flat(db: sqlite3.Connection, selection: Selection, now: datetime, size: int) -> Plan:
+def _plan_flat(db: SqliteConnection, selection: Selection, now: datetime, size: int) -> Plan:
     for flag, value in (("--agent", selection.agent), ("--table", selection.table)):
         if value is not None:
             raise BadSelectionError(
@@ -96,9 +96,7 @@ def _plan_flat(db: sqlite3.Connection, selection: Selection, now: datetime, size
     return plan
 
 
-def _plan_experiences(
-    db: sqlite3.Connection, selection: Selection, now: datetime, size: int
-) -> Plan:
+def _plan_experiences(db: SqliteConnection, selection: Selection, now: datetime, size: int) -> Plan:
     if selection.table not in (None, EXPERIENCES):
         raise BadSelectionError(
             f"No table {selection.table!r} to clean here; an experience store has: {EXPERIENCES}"
@@ -135,7 +133,7 @@ def _plan_experiences(
 
 
 def plan_sqlite(
-    db: sqlite3.Connection, kind: str, selection: Selection, now: datetime, sample_size: int
+    db: SqliteConnection, kind: str, selection: Selection, now: datetime, sample_size: int
 ) -> Plan:
     """Which rows of a flat, experience or amplihack-rs hierarchical store the
     selection removes."""
@@ -146,11 +144,11 @@ def plan_sqlite(
     return _plan_experiences(db, selection, now, sample_size)
 
 
-def save_sqlite_plan(db: sqlite3.Connection, plan: Plan) -> list[SavedTable]:
+def save_sqlite_plan(db: SqliteConnection, plan: Plan) -> list[SavedTable]:
     return [save_rows(db, table, key, values) for table, (key, values) in plan.targets.items()]
 
 
-def delete_sqlite_plan(db: sqlite3.Connection, plan: Plan) -> None:
+def delete_sqlite_plan(db: SqliteConnection, plan: Plan) -> None:
     """Remove the planned rows (inside the caller's transaction) and mend FTS indexes."""
     for table, (key, values) in plan.targets.items():
         delete_rows(db, table, key, values)

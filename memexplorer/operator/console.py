@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -25,6 +24,7 @@ from memexplorer.operator.console_run import QueryProcess, runs_in_a_process
 from memexplorer.operator.write_gate import write_gate
 from memexplorer.storage.exceptions import InvalidInputError, ReadOnlyStoreError
 from memexplorer.storage.graphdb import QueryError
+from memexplorer.storage.sqlite_db import SqliteDatabaseError, SqliteStatementError
 
 __all__ = [
     "DEFAULT_ROW_CAP",
@@ -194,14 +194,14 @@ def _sqlite_rows(
         cursor = connection.execute(text)
         names = [d[0] for d in cursor.description or ()]
         rows = [list(row) for row in cursor.fetchmany(cap + 1)]
-    except sqlite3.OperationalError as exc:
+    except SqliteStatementError as exc:
         message = str(exc)
         if "readonly" in message or "read-only" in message:
             raise ReadOnlyStoreError(browser.path, "This store is open read-only") from None
         if "interrupted" in message:
             raise QueryError(f"The query ran past {timeout_s:g} s and was stopped.") from None
         raise QueryError(f"SQLite refused the query: {message}") from None
-    except sqlite3.DatabaseError as exc:
+    except SqliteDatabaseError as exc:
         raise QueryError(f"SQLite refused the query: {exc}") from None
     finally:
         connection.set_progress_handler(None, 0)

@@ -1,9 +1,10 @@
 """A console query that can be stopped for real, with a memory ceiling.
 
-A read-only graph store's query runs in a child process (:mod:`.console_child`)
-that opens the store read-only beside the app's own handle; :meth:`ConsoleRun.stop`
-ends that process at once, whatever the database is doing, and the memory it
-used goes back to the system. A watcher ends it too when it grows past the
+A read-only graph store's query runs in a child process
+(:mod:`memexplorer.storage.console_child`, in storage because it imports the
+engine's driver) that opens the store read-only beside the app's own handle;
+:meth:`ConsoleRun.stop` ends that process at once, whatever the database is doing,
+and the memory it used goes back to the system. A watcher ends it too when it grows past the
 ceiling. Queries on a store in writing mode (whose lock the app holds) and on
 SQLite stores run in the app's process, stopped by the database's interrupt.
 """
@@ -22,13 +23,15 @@ from pathlib import Path
 from typing import Any
 
 from memexplorer.operator.browse import GraphBrowser, StoreBrowser
+from memexplorer.storage import console_child
 from memexplorer.storage.graph_store import QueryError, translate_query_error
 
 __all__ = ["DEFAULT_MEMORY_MB", "ConsoleStopped", "QueryProcess"]
 
 #: How much memory a console query's process may take before it is ended.
 DEFAULT_MEMORY_MB = 2048
-_CHILD = Path(__file__).with_name("console_child.py")
+#: Run by path: it imports only the standard library before the engine's own module.
+_CHILD = Path(console_child.__file__)
 _WATCH_EVERY_S = 0.05
 _PAGE = os.sysconf("SC_PAGE_SIZE")
 

@@ -9,7 +9,6 @@ of its concept and the writer's own rules decide what it supersedes.
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from pathlib import Path
 from typing import Any
@@ -30,6 +29,7 @@ from memexplorer.operator.correct_rules import (
 )
 from memexplorer.operator.retrieval_rs_sqlite import rs_query_store
 from memexplorer.storage.exceptions import InvalidInputError, NotAStoreError, StoreNotFoundError
+from memexplorer.storage.sqlite_db import SqliteStatementError
 from memexplorer.storage.stores import sniff
 
 __all__ = ["correction_request", "correction_store", "fact_to_correct", "plan_correction"]
@@ -168,7 +168,7 @@ def _plan_sqlite(store: Path, request: CorrectionRequest) -> CorrectionPlan:
     try:
         try:
             rows = connection.execute(_SQLITE_FACTS, (request.agent,)).fetchall()
-        except sqlite3.OperationalError:
+        except SqliteStatementError:
             raise NotAStoreError(store, "This SQLite file is not an amplihack-rs "
                                  "hierarchical store") from None  # fmt: skip
     finally:

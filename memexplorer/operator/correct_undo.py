@@ -11,7 +11,6 @@ changed and the error says so (restoring the whole backup remains possible).
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +23,7 @@ from memexplorer.operator.rs_sqlite_write import open_rs_writable
 from memexplorer.operator.write_gate import write_gate
 from memexplorer.storage.exceptions import InvalidInputError, StoreChangedError, StoreNotFoundError
 from memexplorer.storage.graph_store import GraphStore, identifier
+from memexplorer.storage.sqlite_db import SqliteConnection
 
 __all__ = ["UndoResult", "undo_correction"]
 
@@ -178,7 +178,7 @@ def _undo_graph(store: Path, plan: dict[str, Any]) -> None:
                               {"id": change["memory_id"], "value": change["before"]})  # fmt: skip
 
 
-def _sqlite_edges(connection: sqlite3.Connection, node_id: str) -> Counter[str]:
+def _sqlite_edges(connection: SqliteConnection, node_id: str) -> Counter[str]:
     found: Counter[str] = Counter()
     for table in EDGE_TABLES:
         names = ", ".join(table.columns)

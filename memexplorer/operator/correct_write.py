@@ -14,7 +14,6 @@ import dataclasses
 import json
 import os
 import shutil
-import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +29,7 @@ from memexplorer.operator.write_gate import write_gate
 from memexplorer.storage.exceptions import StoreChangedError, StoreError, StoreLockedError
 from memexplorer.storage.graph_open import open_graph_store
 from memexplorer.storage.graph_store import GraphStore
+from memexplorer.storage.sqlite_db import SqliteError
 
 __all__ = [
     "CORRECTION_FILE",
@@ -186,7 +186,7 @@ def _write_sqlite(plan: CorrectionPlan) -> None:
     connection = open_rs_writable(plan.store)
     try:
         insert_agent(connection, plan.agent, doc, merge=True)
-    except sqlite3.Error as exc:
+    except SqliteError as exc:
         raise StoreError(plan.store, f"SQLite refused the correction ({exc})") from None
     finally:
         connection.close()

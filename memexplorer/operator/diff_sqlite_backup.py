@@ -10,13 +10,13 @@ file is only read.
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 from typing import Any
 
 from memexplorer.memory.rs_sqlite_read import agent_graph
 from memexplorer.operator.saved_rows import SavedTable
 from memexplorer.operator.sqlite_rows import replace_rows
+from memexplorer.storage.sqlite_db import open_sqlite_in_memory
 from memexplorer.storage.sqlite_readonly import open_sqlite_readonly
 
 __all__ = ["rs_store_as_it_was"]
@@ -25,7 +25,7 @@ __all__ = ["rs_store_as_it_was"]
 def rs_store_as_it_was(store: Path, tables: list[SavedTable], agent: str) -> dict[str, Any]:
     """The agent's export of ``store`` with ``tables`` (a backup's rows) put back."""
     source = open_sqlite_readonly(store)
-    copy = sqlite3.connect(":memory:")
+    copy = open_sqlite_in_memory()
     try:
         source.backup(copy)
         source.close()

@@ -13,7 +13,6 @@ lowered), for a graph store that has one.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +28,7 @@ from memexplorer.storage.graph_open import open_graph_store
 from memexplorer.storage.graphdb import GraphStore
 from memexplorer.storage.names import validate_agent_name
 from memexplorer.storage.progress import TaskControl, checkpoint
+from memexplorer.storage.sqlite_db import SqliteConnection
 from memexplorer.storage.stores import resolve_hierarchical_path, sniff
 
 __all__ = [
@@ -145,7 +145,7 @@ def read_graph_facts(
 
 
 def read_sqlite_facts(
-    connection: sqlite3.Connection, store: Path, agent: str, control: TaskControl | None = None
+    connection: SqliteConnection, store: Path, agent: str, control: TaskControl | None = None
 ) -> StoreFacts:
     """The agent's facts in amplihack-rs's SQLite hierarchical store."""
     names = {r[0] for r in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")}

@@ -11,7 +11,6 @@ is one transaction.
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,6 +30,7 @@ from memexplorer.operator.saved_rows import SavedTable
 from memexplorer.operator.sqlite_rows import replace_rows, save_rows
 from memexplorer.storage.exceptions import InvalidInputError, StoreChangedError
 from memexplorer.storage.graph_open import open_graph_store
+from memexplorer.storage.sqlite_db import SqliteConnection
 from memexplorer.storage.sqlite_writer import sqlite_writer
 
 __all__ = ["MergeRestore", "undo_merge"]
@@ -101,7 +101,7 @@ def _undo_graph(store: Path, merge: dict[str, Any], tables: list[SavedTable]) ->
 
 
 def _restore_sequence(
-    connection: sqlite3.Connection, store: Path, merge: dict[str, Any], ids: list[int]
+    connection: SqliteConnection, store: Path, merge: dict[str, Any], ids: list[int]
 ) -> None:
     """AUTOINCREMENT's counter back where it was, unless a row was added after ours."""
     if not ids:

@@ -12,7 +12,6 @@ And the reverse for undo: each added edge found by its endpoints and properties
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 from memexplorer.memory.hierarchical_memory import HierarchicalMemory
@@ -21,6 +20,7 @@ from memexplorer.operator.merge_plan import MergePlan, PlannedEdge
 from memexplorer.operator.rs_sqlite_write import edge_insert_sql
 from memexplorer.storage.exceptions import InvalidInputError, StoreChangedError
 from memexplorer.storage.graphdb import GraphStore
+from memexplorer.storage.sqlite_db import SqliteConnection
 
 __all__ = [
     "SEQUENCE_TABLE",
@@ -65,7 +65,7 @@ def write_graph_plan(graph: GraphStore, plan: MergePlan) -> None:
                                   "delta": props["temporal_delta"]})  # fmt: skip
 
 
-def write_sqlite_plan(connection: sqlite3.Connection, plan: MergePlan) -> None:
+def write_sqlite_plan(connection: SqliteConnection, plan: MergePlan) -> None:
     """The Rust import's insert of each SUPERSEDES row, in the caller's transaction."""
     for edge in plan.edges:
         table = _SQLITE_TABLES[edge.rel]
@@ -110,7 +110,7 @@ def delete_graph_edge(graph: GraphStore, store: object, edge: PlannedEdge) -> No
     graph.execute(f"{match} DELETE r", params)
 
 
-def delete_sqlite_edge(connection: sqlite3.Connection, store: object, edge: PlannedEdge) -> int:
+def delete_sqlite_edge(connection: SqliteConnection, store: object, edge: PlannedEdge) -> int:
     """Delete the one row the merge added and return its id; refuse unless exactly one
     matches."""
     columns = _columns(edge)
@@ -124,7 +124,7 @@ def delete_sqlite_edge(connection: sqlite3.Connection, store: object, edge: Plan
     return int(ids[0])
 
 
-def sqlite_sequence(connection: sqlite3.Connection, rel: str) -> int | None:
+def sqlite_sequence(connection: SqliteConnection, rel: str) -> int | None:
     """The last id AUTOINCREMENT gave the rel's table (None: no row yet)."""
     row = connection.execute(
         f"SELECT seq FROM {SEQUENCE_TABLE} WHERE name = ?", (_SQLITE_TABLES[rel].name,)

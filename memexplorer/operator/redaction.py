@@ -22,7 +22,6 @@ backup still holds the old values; the result says how to delete it.
 from __future__ import annotations
 
 import shlex
-import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +41,11 @@ from memexplorer.operator.write_gate import write_gate
 from memexplorer.storage.exceptions import CompactionError, MemoryError, StoreLockedError
 from memexplorer.storage.graph_open import open_graph_store
 from memexplorer.storage.graphdb import GraphStore, identifier
+from memexplorer.storage.sqlite_db import (
+    SqliteConnection,
+    SqliteStatementError,
+    open_sqlite_autocommit,
+)
 
 __all__ = ["RedactionResult", "delete_backup_command", "redact_findings"]
 
@@ -196,7 +200,7 @@ def _agents(tables: list[SavedTable]) -> list[str]:
     )
 
 
-def _sqlite_kind(connection: sqlite3.Connection) -> str:
+def _sqlite_kind(connection: SqliteConnection) -> str:
     names = {
         name for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")
     }
@@ -207,13 +211,13 @@ def _sqlite_kind(connection: sqlite3.Connection) -> str:
 
 def _redact_sqlite(path: Path, locations: list[FindingLocation], home: Path) -> RedactionResult:
     result = RedactionResult(path, None)
-    connection = sqlite3.connect(path, timeout=2.0, isolation_level=None)
+    connection = open_sqlite_autocommit(path)
     try:
         # Overwritten and freed content is zeroed instead of left in free pages.
         connection.execute("PRAGMA secure_delete = ON")
         try:
             connection.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as exc:
+        except SqliteStatementError as exc:
             raise StoreLockedError(path, f"Another process is writing this store ({exc})") from None
         try:
             _redact_sqlite_rows(connection, path, locations, home, result)
@@ -227,7 +231,7 @@ def _redact_sqlite(path: Path, locations: list[FindingLocation], home: Path) -> 
 
 
 def _redact_sqlite_rows(
-    connection: sqlite3.Connection,
+    connection: SqliteConnection,
     path: Path,
     locations: list[FindingLocation],
     home: Path,

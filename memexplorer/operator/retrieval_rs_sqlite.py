@@ -12,7 +12,6 @@ The ``library`` and ``ranked`` profiles read graph stores only.
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,7 @@ from memexplorer.memory.library_context import LibrarySubgraph
 from memexplorer.memory.retrieval_profiles import check_profile
 from memexplorer.memory.retrieval_rs import RsRetriever, rs_keywords
 from memexplorer.storage.exceptions import InvalidInputError
+from memexplorer.storage.sqlite_db import SqliteConnection
 from memexplorer.storage.sqlite_readonly import open_sqlite_readonly
 
 __all__ = ["RsSqliteRetriever", "rs_query_store", "rs_sqlite_retrieve"]
@@ -91,7 +91,7 @@ def _py_hits(content: Any, concept: Any, *words: str) -> int:
 class RsSqliteRetriever(RsRetriever):
     """amplihack-rs's retrieve_subgraph for one agent of an open ``<agent>.db``."""
 
-    def __init__(self, connection: sqlite3.Connection, agent_id: str) -> None:
+    def __init__(self, connection: SqliteConnection, agent_id: str) -> None:
         super().__init__(None, agent_id, {"SIMILAR_TO"})  # type: ignore[arg-type]
         self.connection = connection
         connection.create_function("py_hits", -1, _py_hits, deterministic=True)

@@ -8,12 +8,11 @@ import inserts edges again) counts once, as a pair, like a graph store's.
 
 from __future__ import annotations
 
-import sqlite3
-
 from memexplorer.memory.rs_sqlite_schema import SEMANTIC_TABLE
 from memexplorer.operator.chain_timeline import timelines
 from memexplorer.operator.chain_types import ChainEdges, ChainFact, TemporalChain, chain_fact
 from memexplorer.storage.exceptions import InvalidInputError
+from memexplorer.storage.sqlite_db import SqliteConnection
 
 __all__ = ["rs_agent_chains", "rs_entity_chains", "rs_fact_chain"]
 
@@ -26,7 +25,7 @@ _BETWEEN = (
 )
 
 
-def _edges(connection: sqlite3.Connection, agent: str, ids: set[str] | None) -> ChainEdges:
+def _edges(connection: SqliteConnection, agent: str, ids: set[str] | None) -> ChainEdges:
     """The agent's chain edges (newer -> older), only among ``ids`` when given."""
     edges = ChainEdges()
     sql = (
@@ -46,7 +45,7 @@ def _edges(connection: sqlite3.Connection, agent: str, ids: set[str] | None) -> 
     return edges
 
 
-def _facts(connection: sqlite3.Connection, agent: str, ids: set[str]) -> list[ChainFact]:
+def _facts(connection: SqliteConnection, agent: str, ids: set[str]) -> list[ChainFact]:
     wanted = sorted(ids)
     facts = []
     for start in range(0, len(wanted), _CHUNK):
@@ -60,7 +59,7 @@ def _facts(connection: sqlite3.Connection, agent: str, ids: set[str]) -> list[Ch
     return facts
 
 
-def rs_agent_chains(connection: sqlite3.Connection, agent: str) -> list[TemporalChain]:
+def rs_agent_chains(connection: SqliteConnection, agent: str) -> list[TemporalChain]:
     """Every chain of the agent, longest first, then the most recently changed."""
     edges = _edges(connection, agent, None)
     linked = {node for pair in edges.pairs() for node in pair}
@@ -72,7 +71,7 @@ def rs_agent_chains(connection: sqlite3.Connection, agent: str) -> list[Temporal
     return chains
 
 
-def rs_fact_chain(connection: sqlite3.Connection, agent: str, memory_id: str) -> TemporalChain:
+def rs_fact_chain(connection: SqliteConnection, agent: str, memory_id: str) -> TemporalChain:
     """The chain holding one of the agent's facts (a chain of one if it has no edges)."""
     found = connection.execute(
         f"SELECT count(*) FROM {SEMANTIC_TABLE} WHERE memory_id = ? AND agent_id = ?",
@@ -97,9 +96,7 @@ def rs_fact_chain(connection: sqlite3.Connection, agent: str, memory_id: str) ->
     return chain
 
 
-def rs_entity_chains(
-    connection: sqlite3.Connection, agent: str, entity: str
-) -> list[TemporalChain]:
+def rs_entity_chains(connection: SqliteConnection, agent: str, entity: str) -> list[TemporalChain]:
     """The chains of every fact about an entity (its name, any case; else names
     containing it), longest first, as :func:`~.chains.entity_chains` gives them."""
     name = entity.strip().lower()

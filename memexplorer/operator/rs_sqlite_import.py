@@ -12,7 +12,6 @@ the write gate, so a kill at any point leaves the old store whole at its path.
 from __future__ import annotations
 
 import shutil
-import sqlite3
 from pathlib import Path
 
 from memexplorer.memory.export_validation import precheck_import
@@ -25,6 +24,7 @@ from memexplorer.operator.write_gate import write_gate
 from memexplorer.storage.exceptions import ImportDataError, InvalidInputError, NotAStoreError
 from memexplorer.storage.private_dirs import make_private_dirs
 from memexplorer.storage.progress import TaskControl, checkpoint
+from memexplorer.storage.sqlite_db import open_sqlite, open_sqlite_mode_ro
 
 __all__ = ["import_rs_store"]
 
@@ -58,8 +58,8 @@ def _import_json(
 def _copy_store(source: Path, stage: Path) -> None:
     """A consistent copy of an SQLite store (its backup API), 0600 from the first byte."""
     stage.touch(mode=0o600)
-    reader = sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)
-    writer = sqlite3.connect(stage)
+    reader = open_sqlite_mode_ro(source)
+    writer = open_sqlite(stage)
     try:
         reader.backup(writer)
     finally:

@@ -10,7 +10,6 @@ dated by the neighbour's ``created_at``.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable
 from typing import Any
 
@@ -25,6 +24,7 @@ from memexplorer.operator.neighbourhood import NeighbourhoodReader
 from memexplorer.operator.neighbourhood_types import GraphEdge, NeighbourHit, node_id, seconds_of
 from memexplorer.operator.rs_sqlite_browse import RsSqliteBrowser
 from memexplorer.storage.exceptions import InvalidInputError
+from memexplorer.storage.sqlite_db import SqliteConnection
 
 __all__ = ["RsNeighbourhoodReader"]
 
@@ -47,7 +47,7 @@ class RsNeighbourhoodReader(NeighbourhoodReader):
     """Reads neighbourhoods from one amplihack-rs ``<agent>.db``."""
 
     def __init__(self, browser: RsSqliteBrowser) -> None:
-        self.connection: sqlite3.Connection = browser.connection
+        self.connection: SqliteConnection = browser.connection
         self.path = browser.path
         self.keys = {table: "memory_id" for table in NODE_TABLES}
         self.columns = {t: {n: ty for n, ty, _ in browser._columns[t]} for t in NODE_TABLES}

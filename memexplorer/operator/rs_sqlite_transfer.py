@@ -11,7 +11,6 @@ writes inside the write gate in one transaction (:mod:`.rs_sqlite_write`).
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +27,7 @@ from memexplorer.operator.rs_sqlite_write import insert_agent, open_rs_writable
 from memexplorer.storage.exceptions import CorruptStoreError, InvalidInputError, NotAStoreError
 from memexplorer.storage.private_dirs import make_private_dirs
 from memexplorer.storage.progress import TaskControl, checkpoint
+from memexplorer.storage.sqlite_db import SqliteConnection, SqliteDatabaseError
 from memexplorer.storage.sqlite_readonly import open_sqlite_readonly
 from memexplorer.storage.stores import sniff
 
@@ -64,7 +64,7 @@ def is_rs_store(path: Path) -> bool:
     return is_rs_hierarchical(names)
 
 
-def _reading(store: Path) -> sqlite3.Connection:
+def _reading(store: Path) -> SqliteConnection:
     connection = open_sqlite_readonly(store)
     names = {r[0] for r in connection.execute("SELECT name FROM sqlite_master")}
     if not is_rs_hierarchical(names):
@@ -81,7 +81,7 @@ def read_rs_agent(store: Path, agent: str) -> dict[str, Any]:
     connection = _reading(store)
     try:
         return agent_graph(connection, agent)
-    except sqlite3.DatabaseError as exc:
+    except SqliteDatabaseError as exc:
         raise CorruptStoreError(store, f"SQLite cannot read this file ({exc})") from None
     finally:
         connection.close()
@@ -97,7 +97,7 @@ def rs_agent_counts(store: Path, agent: str) -> dict[str, int]:
     return {GRAPH_NAMES[table]: count for table, count in counts.items()}
 
 
-def _checked(connection: sqlite3.Connection, agent: str, data: Any, merge: bool) -> dict:
+def _checked(connection: SqliteConnection, agent: str, data: Any, merge: bool) -> dict:
     """The file checked as a whole: a replace against itself, a merge's edges
     against its own nodes and the agent's in the store."""
     if not merge:

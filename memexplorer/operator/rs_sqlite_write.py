@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +29,11 @@ from memexplorer.memory.rs_sqlite_schema import (
 )
 from memexplorer.storage.exceptions import NotAStoreError, StoreError, StoreLockedError
 from memexplorer.storage.progress import TaskControl, checkpoint
+from memexplorer.storage.sqlite_db import (
+    SqliteConnection,
+    SqliteStatementError,
+    open_sqlite_autocommit,
+)
 
 __all__ = [
     "edge_insert_sql",
@@ -68,13 +72,12 @@ def enforce_rs_permissions(store: Path) -> None:
         os.chmod(store.parent, 0o700)
 
 
-def open_rs_writable(store: Path) -> sqlite3.Connection:
+def open_rs_writable(store: Path) -> SqliteConnection:
     """Open (creating, 0600 from its first byte) an amplihack-rs store to write it,
     with the Rust schema; a SQLite file of another schema is refused."""
     if not store.exists():
         os.close(os.open(store, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-    connection = sqlite3.connect(store, timeout=2.0, isolation_level=None,
-                                 check_same_thread=False)  # fmt: skip
+    connection = open_sqlite_autocommit(store, any_thread=True)
     try:
         names = {r[0] for r in connection.execute("SELECT name FROM sqlite_master")}
         if names and not is_rs_hierarchical(names):
@@ -85,7 +88,7 @@ def open_rs_writable(store: Path) -> sqlite3.Connection:
         connection.executescript(SCHEMA)
         for statement in INDEXES:
             connection.execute(statement)
-    except sqlite3.OperationalError as exc:
+    except SqliteStatementError as exc:
         connection.close()
         if "locked" in str(exc) or "busy" in str(exc):
             raise StoreLockedError(store, "Another process is writing this SQLite store") from None
@@ -105,7 +108,7 @@ def edge_insert_sql(edge: EdgeTable) -> str:
     return f"INSERT INTO {edge.name} ({names}) VALUES ({marks})"
 
 
-def _existing_ids(connection: sqlite3.Connection, agent: str) -> set[str]:
+def _existing_ids(connection: SqliteConnection, agent: str) -> set[str]:
     return {
         row[0]
         for table in (SEMANTIC_TABLE, EPISODIC_TABLE)
@@ -119,7 +122,7 @@ def _edge_row(edge: dict[str, Any], columns: tuple[str, ...]) -> tuple[Any, ...]
 
 
 def insert_agent(
-    connection: sqlite3.Connection,
+    connection: SqliteConnection,
     agent: str,
     doc: dict[str, list[dict[str, Any]]],
     *,

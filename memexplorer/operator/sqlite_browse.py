@@ -7,7 +7,6 @@ builds on this one without importing the module that chooses between them.
 from __future__ import annotations
 
 import re
-import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +23,11 @@ from memexplorer.operator.browse_types import (
 from memexplorer.storage.exceptions import InvalidInputError, StoreError, StoreLockedError
 from memexplorer.storage.graph_counts import AGENT_COLUMNS
 from memexplorer.storage.graphdb import identifier
+from memexplorer.storage.sqlite_db import (
+    SqliteConnection,
+    SqliteStatementError,
+    open_sqlite_autocommit,
+)
 from memexplorer.storage.sqlite_readonly import open_sqlite_readonly
 
 __all__ = ["SqliteBrowser"]
@@ -31,15 +35,14 @@ __all__ = ["SqliteBrowser"]
 _FTS_SHADOW = re.compile(r"_(data|idx|content|docsize|config)$")
 
 
-def _open_sqlite_writable(path: Path) -> sqlite3.Connection:
+def _open_sqlite_writable(path: Path) -> SqliteConnection:
     """A connection that may write (autocommit), refused while another process holds
     the store's write lock."""
-    connection = sqlite3.connect(path, timeout=2.0, isolation_level=None,
-                                 check_same_thread=False)  # fmt: skip
+    connection = open_sqlite_autocommit(path, any_thread=True)
     try:
         connection.execute("BEGIN IMMEDIATE")
         connection.execute("ROLLBACK")
-    except sqlite3.OperationalError as exc:
+    except SqliteStatementError as exc:
         connection.close()
         if "locked" in str(exc) or "busy" in str(exc):
             raise StoreLockedError(path, "Another process is writing this SQLite store") from None

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import base64
 import re
-import sqlite3
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 from memexplorer.operator.saved_rows import SavedTable
 from memexplorer.storage.graphdb import identifier
+from memexplorer.storage.sqlite_db import SqliteConnection, SqliteStatementError
 
 __all__ = [
     "delete_rows",
@@ -50,7 +50,7 @@ def _decode(value: Any) -> Any:
     return value
 
 
-def table_names(connection: sqlite3.Connection) -> list[str]:
+def table_names(connection: SqliteConnection) -> list[str]:
     """Ordinary tables: no SQLite internals, no virtual tables or their shadows."""
     rows = connection.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table'").fetchall()
     virtual = [name for name, sql in rows if (sql or "").upper().startswith("CREATE VIRTUAL")]
@@ -63,15 +63,15 @@ def table_names(connection: sqlite3.Connection) -> list[str]:
     )
 
 
-def _has_rowid(connection: sqlite3.Connection, table: str) -> bool:
+def _has_rowid(connection: SqliteConnection, table: str) -> bool:
     try:
         connection.execute(f"SELECT rowid FROM {identifier(table)} LIMIT 0")
-    except sqlite3.OperationalError:
+    except SqliteStatementError:
         return False
     return True
 
 
-def _layout(connection: sqlite3.Connection, table: str) -> tuple[list[tuple[str, str]], list[str]]:
+def _layout(connection: SqliteConnection, table: str) -> tuple[list[tuple[str, str]], list[str]]:
     info = connection.execute(f"PRAGMA table_info({identifier(table)})").fetchall()
     columns = [(row[1], row[2] or "") for row in info]
     key = [row[1] for row in sorted(info, key=lambda r: r[5]) if row[5] > 0]
@@ -79,7 +79,7 @@ def _layout(connection: sqlite3.Connection, table: str) -> tuple[list[tuple[str,
 
 
 def save_rows(
-    connection: sqlite3.Connection,
+    connection: SqliteConnection,
     table: str,
     column: str | None = None,
     values: Iterable[Any] | None = None,
@@ -109,12 +109,12 @@ def save_rows(
     return saved
 
 
-def dump_sqlite(connection: sqlite3.Connection) -> list[SavedTable]:
+def dump_sqlite(connection: SqliteConnection) -> list[SavedTable]:
     """Every row of every ordinary table."""
     return [save_rows(connection, table) for table in table_names(connection)]
 
 
-def delete_rows(connection: sqlite3.Connection, table: str, column: str, values: list[Any]) -> int:
+def delete_rows(connection: SqliteConnection, table: str, column: str, values: list[Any]) -> int:
     """Remove the rows whose ``column`` is one of ``values`` (inside the caller's transaction)."""
     removed = 0
     for chunk in _chunks(list(dict.fromkeys(values))):
@@ -131,14 +131,14 @@ def _key_clause(key: list[str]) -> str:
     return " AND ".join(f"{'rowid' if name == 'rowid' else identifier(name)} IS ?" for name in key)
 
 
-def _exists(connection: sqlite3.Connection, saved: SavedTable, row: dict[str, Any]) -> bool:
+def _exists(connection: SqliteConnection, saved: SavedTable, row: dict[str, Any]) -> bool:
     query = f"SELECT 1 FROM {identifier(saved.name)} WHERE {_key_clause(saved.key)} LIMIT 1"
     return (
         connection.execute(query, [_decode(row.get(k)) for k in saved.key]).fetchone() is not None
     )
 
 
-def _insert(connection: sqlite3.Connection, saved: SavedTable, row: dict[str, Any]) -> None:
+def _insert(connection: SqliteConnection, saved: SavedTable, row: dict[str, Any]) -> None:
     names = [name for name, _ in saved.columns]
     table = identifier(saved.name)
     rowid = row.get("rowid")
@@ -157,7 +157,7 @@ def _insert(connection: sqlite3.Connection, saved: SavedTable, row: dict[str, An
     connection.execute(f"INSERT INTO {table} ({names_sql}) VALUES ({marks})", values)
 
 
-def _check_columns(connection: sqlite3.Connection, saved: SavedTable) -> None:
+def _check_columns(connection: SqliteConnection, saved: SavedTable) -> None:
     from memexplorer.storage.exceptions import SchemaMismatchError
 
     present = {row[1] for row in connection.execute(f"PRAGMA table_info({identifier(saved.name)})")}
@@ -171,7 +171,7 @@ def _check_columns(connection: sqlite3.Connection, saved: SavedTable) -> None:
         )
 
 
-def insert_rows(connection: sqlite3.Connection, saved: SavedTable) -> tuple[int, int]:
+def insert_rows(connection: SqliteConnection, saved: SavedTable) -> tuple[int, int]:
     """Write back saved rows whose key is free; (inserted, already there)."""
     _check_columns(connection, saved)
     inserted = 0
@@ -183,7 +183,7 @@ def insert_rows(connection: sqlite3.Connection, saved: SavedTable) -> tuple[int,
     return inserted, len(saved.rows) - inserted
 
 
-def replace_rows(connection: sqlite3.Connection, saved: SavedTable) -> tuple[int, int]:
+def replace_rows(connection: SqliteConnection, saved: SavedTable) -> tuple[int, int]:
     """Put saved values back on rows that exist, insert the others; (replaced, inserted)."""
     _check_columns(connection, saved)
     replaced = inserted = 0
@@ -203,7 +203,7 @@ def replace_rows(connection: sqlite3.Connection, saved: SavedTable) -> tuple[int
     return replaced, inserted
 
 
-def rebuild_fts(connection: sqlite3.Connection, tables: Iterable[str]) -> list[str]:
+def rebuild_fts(connection: SqliteConnection, tables: Iterable[str]) -> list[str]:
     """Rebuild every FTS5 index whose ``content=`` is one of ``tables``; their names."""
     changed = set(tables)
     rebuilt = []

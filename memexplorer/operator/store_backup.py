@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import sqlite3
 import stat
 import uuid
 from collections.abc import Callable
@@ -37,6 +36,7 @@ from memexplorer.operator.transfer_files import copy_into_private_file
 from memexplorer.operator.write_gate import write_gate
 from memexplorer.storage.atomic_files import create_private_file, replace_file
 from memexplorer.storage.exceptions import InvalidInputError
+from memexplorer.storage.sqlite_db import SqliteError, open_sqlite
 
 __all__ = ["FILE_MODE", "restore_store_file", "write_closed_store_backup", "write_store_backup"]
 
@@ -57,7 +57,7 @@ def _copy_graph(browser: GraphBrowser, target: Path) -> None:
 def _copy_sqlite(browser: SqliteBrowser, target: Path) -> None:
     fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     os.close(fd)
-    copy = sqlite3.connect(target)
+    copy = open_sqlite(target)
     try:
         browser.connection.backup(copy)
     finally:
@@ -84,7 +84,7 @@ def _write_backup(
         path = write_backup_folder(
             home, name, manifest, rows, fill=lambda staging: copy(staging / manifest["file"])
         )
-    except (OSError, sqlite3.Error) as exc:
+    except (OSError, SqliteError) as exc:
         folder = backups_folder(home)
         raise BackupError(f"Could not copy the store into {folder} ({exc})") from None
     return record_from_manifest(path, manifest, None)
@@ -153,7 +153,7 @@ def restore_store_file(record: BackupRecord, manifest: dict[str, Any]) -> None:
     store = record.store
     with write_gate(store, action="restore") as ticket:
         if record.engine == "sqlite":
-            source, target = sqlite3.connect(saved), sqlite3.connect(store, timeout=2.0)
+            source, target = open_sqlite(saved), open_sqlite(store, wait_s=2.0)
             try:
                 source.backup(target)
             finally:

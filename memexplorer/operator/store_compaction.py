@@ -10,7 +10,6 @@ its row counts compared before and after; graph stores go to
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from pathlib import Path
 
@@ -18,12 +17,17 @@ from memexplorer.operator.compaction import CompactionResult, compact_graph_stor
 from memexplorer.operator.write_gate import GateTicket, write_gate
 from memexplorer.storage.exceptions import CompactionError, StoreLockedError
 from memexplorer.storage.graph_store import identifier
+from memexplorer.storage.sqlite_db import (
+    SqliteConnection,
+    SqliteStatementError,
+    open_sqlite_autocommit,
+)
 from memexplorer.storage.stores import resolve_hierarchical_path, sniff
 
 __all__ = ["compact_store"]
 
 
-def _counts(connection: sqlite3.Connection) -> dict[str, int]:
+def _counts(connection: SqliteConnection) -> dict[str, int]:
     names = [
         row[0]
         for row in connection.execute(
@@ -41,14 +45,14 @@ def _counts(connection: sqlite3.Connection) -> dict[str, int]:
 def _compact_sqlite(path: Path) -> CompactionResult:
     started = time.perf_counter()
     before = path.stat().st_size
-    connection = sqlite3.connect(path, timeout=2.0, isolation_level=None)
+    connection = open_sqlite_autocommit(path)
     try:
         connection.execute("PRAGMA secure_delete = ON")
         counts = _counts(connection)
         try:
             connection.execute("VACUUM")
             connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        except sqlite3.OperationalError as exc:
+        except SqliteStatementError as exc:
             raise StoreLockedError(path, f"Another process is using this store ({exc})") from None
         after = _counts(connection)
     finally:

@@ -6,24 +6,28 @@ imports another to reach it.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from memexplorer.storage.exceptions import StoreLockedError
+from memexplorer.storage.sqlite_db import (
+    SqliteConnection,
+    SqliteStatementError,
+    open_sqlite_autocommit,
+)
 
 __all__ = ["sqlite_writer"]
 
 
 @contextmanager
-def sqlite_writer(path: Path) -> Iterator[sqlite3.Connection]:
+def sqlite_writer(path: Path) -> Iterator[SqliteConnection]:
     """One write transaction that holds the store from planning to commit."""
-    db = sqlite3.connect(path, timeout=2.0, isolation_level=None)
+    db = open_sqlite_autocommit(path)
     try:
         try:
             db.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as exc:
+        except SqliteStatementError as exc:
             raise StoreLockedError(path, f"Another process is writing this store ({exc})") from None
         try:
             yield db

@@ -4,7 +4,7 @@ Kuzu and LadybugDB check for an interrupt between batches of rows, but some
 work has no such point: ``UNWIND range(1, 2000000000)`` builds its whole list
 first, so an interrupt waits for it (and it grew the app to 8.6 GB). A process
 can always be ended. The console runs read-only queries here: the parent
-(:mod:`.console_run`) kills this process on escape, past the time limit or
+(:mod:`memexplorer.operator.console_run`) kills this process on escape, past the time limit or
 above the memory ceiling, and the app's own memory never holds the work.
 
 Run by path (``python -P console_child.py ENGINE STORE``); only the standard
