@@ -47,8 +47,7 @@ from memexplorer.storage.exceptions import (
 from memexplorer.storage.graph_open import open_graph_store
 from memexplorer.storage.graphdb import identifier
 
-#: live_agent_counts is read from here by inspection's summaries.
-__all__ = ["GraphFlatStore", "live_agent_counts"]
+__all__ = ["GraphFlatStore"]
 
 
 class GraphFlatStore(FlatMemoryStore):
