@@ -41,7 +41,6 @@ from memexplorer.memory.experience_sqlite_schema import (
     prepare_for_writing,
     read_schema,
     row_params,
-    transaction,
     translate_sqlite_error,
 )
 from memexplorer.memory.experience_sqlite_upkeep import sqlite_cleanup, sqlite_statistics
@@ -59,6 +58,7 @@ from memexplorer.storage.sqlite_db import (
     open_sqlite_autocommit,
 )
 from memexplorer.storage.sqlite_readonly import open_sqlite_readonly
+from memexplorer.storage.sqlite_writer import immediate_transaction
 
 __all__ = ["SQLiteExperienceBackend"]
 
@@ -168,7 +168,7 @@ class SQLiteExperienceBackend(MemoryBackend):
         with self._lock:
             conn = self._writable()
             try:
-                with transaction(conn):
+                with immediate_transaction(conn):
                     conn.executemany(INSERT, rows)
             except SqliteConstraintError:
                 raise InvalidExperienceError(

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,6 +22,7 @@ from memexplorer.storage.exceptions import (
     StorePermissionError,
 )
 from memexplorer.storage.sqlite_db import SqliteConnection, SqliteError
+from memexplorer.storage.sqlite_writer import immediate_transaction
 
 __all__ = [
     "COLUMNS",
@@ -38,7 +37,6 @@ __all__ = [
     "read_schema",
     "row_params",
     "schema_statements",
-    "transaction",
     "translate_sqlite_error",
 ]
 
@@ -139,18 +137,6 @@ def row_params(agent: str, experience: Experience) -> tuple[Any, ...]:
     )
 
 
-@contextmanager
-def transaction(conn: SqliteConnection) -> Iterator[SqliteConnection]:
-    """BEGIN IMMEDIATE, committed at the end, rolled back on any error."""
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        yield conn
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    conn.execute("COMMIT")
-
-
 def has_data(path: Path) -> bool:
     """Whether ``path`` is an SQLite file with something in it (False: nothing there,
     or empty); a folder, an unreadable file or another kind of file raises."""
@@ -218,7 +204,7 @@ def prepare_for_writing(conn: SqliteConnection, path: Path) -> SchemaFacts:
     if conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal":
         conn.execute("PRAGMA synchronous=NORMAL")
     before = read_schema(conn, path)
-    with transaction(conn):
+    with immediate_transaction(conn):
         for statement in schema_statements(new):
             conn.execute(statement)
         if before.has_table and not before.has_fts:

@@ -19,8 +19,9 @@ from memexplorer.memory.experience_backend import (
     cutoff_seconds,
     storage_bytes,
 )
-from memexplorer.memory.experience_sqlite_schema import REBUILD_FTS, SchemaFacts, transaction
+from memexplorer.memory.experience_sqlite_schema import REBUILD_FTS, SchemaFacts
 from memexplorer.storage.sqlite_db import SqliteConnection
+from memexplorer.storage.sqlite_writer import immediate_transaction
 
 __all__ = ["sqlite_cleanup", "sqlite_statistics"]
 
@@ -57,7 +58,7 @@ def sqlite_cleanup(
     """Mark old experiences compressed, then apply the age and count limits, in one
     transaction on a connection open for writing; then reclaim the space."""
     deleted = 0
-    with transaction(conn):
+    with immediate_transaction(conn):
         if retention.auto_compress:
             conn.execute(
                 "UPDATE experiences SET compressed = 1 "

@@ -52,6 +52,7 @@ from memexplorer.storage.sqlite_db import (
     open_sqlite,
 )
 from memexplorer.storage.sqlite_readonly import open_sqlite_readonly
+from memexplorer.storage.sqlite_writer import immediate_transaction
 
 __all__ = ["SqliteFlatStore"]
 
@@ -107,19 +108,14 @@ class SqliteFlatStore(FlatMemoryStore):
         """One all-or-nothing write that waits for no other writer."""
         if self.read_only:
             raise ReadOnlyStoreError(self.path, "This store is open read-only")
-        connection = self._connection
-        try:
-            connection.execute("BEGIN IMMEDIATE")
-        except SqliteStatementError as exc:
-            if "locked" in str(exc) or "busy" in str(exc):
-                raise StoreLockedError(self.path, "Another process is writing this store") from None
-            raise
-        try:
+        with immediate_transaction(self._connection, self._busy) as connection:
             yield connection
-        except BaseException:
-            connection.execute("ROLLBACK")
-            raise
-        connection.execute("COMMIT")
+
+    def _busy(self, exc: SqliteStatementError) -> StoreLockedError | None:
+        """A BEGIN refused because another process writes (other refusals as they are)."""
+        if "locked" in str(exc) or "busy" in str(exc):
+            return StoreLockedError(self.path, "Another process is writing this store")
+        return None
 
     # -- reading -----------------------------------------------------------------
     def _query(self, sql: str, params: dict[str, Any]) -> list[SqliteRow]:

@@ -43,9 +43,9 @@ from memexplorer.operator.saved_rows import SavedTable
 from memexplorer.operator.sqlite_rows import insert_rows, rebuild_fts, replace_rows
 from memexplorer.operator.write_gate import write_gate
 from memexplorer.storage.atomic_files import atomic_file
-from memexplorer.storage.exceptions import InvalidInputError, StoreLockedError, StoreNotFoundError
+from memexplorer.storage.exceptions import InvalidInputError, StoreNotFoundError
 from memexplorer.storage.graph_open import open_graph_store
-from memexplorer.storage.sqlite_db import SqliteStatementError, open_sqlite_autocommit
+from memexplorer.storage.sqlite_writer import sqlite_writer
 
 __all__ = [
     "BACKUP_FORMAT",
@@ -132,29 +132,15 @@ def _restore_graph(store: Path, tables: list[SavedTable], mode: str) -> dict[str
 
 def _restore_sqlite(store: Path, tables: list[SavedTable], mode: str) -> dict[str, TableRestore]:
     out: dict[str, TableRestore] = {}
-    connection = open_sqlite_autocommit(store)
-    try:
-        try:
-            connection.execute("BEGIN IMMEDIATE")
-        except SqliteStatementError as exc:
-            raise StoreLockedError(
-                store, f"Another process is writing this store ({exc})"
-            ) from None
-        try:
-            for saved in tables:
-                if mode == "replace":
-                    replaced, inserted = replace_rows(connection, saved)
-                    out[saved.name] = TableRestore(restored=inserted, replaced=replaced)
-                else:
-                    inserted, there = insert_rows(connection, saved)
-                    out[saved.name] = TableRestore(restored=inserted, already_there=there)
-            rebuild_fts(connection, [t.name for t in tables])
-        except BaseException:
-            connection.execute("ROLLBACK")
-            raise
-        connection.execute("COMMIT")
-    finally:
-        connection.close()
+    with sqlite_writer(store) as connection:
+        for saved in tables:
+            if mode == "replace":
+                replaced, inserted = replace_rows(connection, saved)
+                out[saved.name] = TableRestore(restored=inserted, replaced=replaced)
+            else:
+                inserted, there = insert_rows(connection, saved)
+                out[saved.name] = TableRestore(restored=inserted, already_there=there)
+        rebuild_fts(connection, [t.name for t in tables])
     return out
 
 

@@ -38,14 +38,14 @@ from memexplorer.operator.saved_rows import SavedTable
 from memexplorer.operator.sqlite_rows import rebuild_fts, save_rows
 from memexplorer.operator.store_compaction import compact_store
 from memexplorer.operator.write_gate import write_gate
-from memexplorer.storage.exceptions import CompactionError, MemoryError, StoreLockedError
+from memexplorer.storage.exceptions import CompactionError, MemoryError
 from memexplorer.storage.graph_open import open_graph_store
 from memexplorer.storage.graphdb import GraphStore, identifier
 from memexplorer.storage.sqlite_db import (
     SqliteConnection,
-    SqliteStatementError,
     open_sqlite_autocommit,
 )
+from memexplorer.storage.sqlite_writer import another_writer, immediate_transaction
 
 __all__ = ["RedactionResult", "delete_backup_command", "redact_findings"]
 
@@ -215,16 +215,8 @@ def _redact_sqlite(path: Path, locations: list[FindingLocation], home: Path) -> 
     try:
         # Overwritten and freed content is zeroed instead of left in free pages.
         connection.execute("PRAGMA secure_delete = ON")
-        try:
-            connection.execute("BEGIN IMMEDIATE")
-        except SqliteStatementError as exc:
-            raise StoreLockedError(path, f"Another process is writing this store ({exc})") from None
-        try:
+        with immediate_transaction(connection, another_writer(path)):
             _redact_sqlite_rows(connection, path, locations, home, result)
-        except BaseException:
-            connection.execute("ROLLBACK")
-            raise
-        connection.execute("COMMIT")
     finally:
         connection.close()
     return result
