@@ -19,7 +19,7 @@ from memexplorer.memory.rs_sqlite_schema import (
     NODE_TABLES,
     SEMANTIC_TABLE,
 )
-from memexplorer.operator.browse import short_label
+from memexplorer.operator.browse_types import short_label
 from memexplorer.operator.neighbourhood import NeighbourhoodReader
 from memexplorer.operator.neighbourhood_types import GraphEdge, NeighbourHit, node_id, seconds_of
 from memexplorer.operator.rs_sqlite_browse import RsSqliteBrowser
