@@ -29,7 +29,6 @@ from memexplorer.storage.exceptions import (
 from memexplorer.storage.graph_store import (
     GraphStoreBase,
     QueryError,
-    arrow_schema,
     copy_statement,
     translate_open_error,
     translate_query_error,
@@ -239,19 +238,6 @@ class LadybugStore(GraphStoreBase):
         ladybug stops the query after ``timeout_ms`` (the console's operator text)."""
         names, rows, more = self._call("capped", cypher, cap, timeout_ms)
         return names, rows, more
-
-    def copy_rows(
-        self, table: str, columns: list[tuple[str, str]], rows: list[dict[str, Any]]
-    ) -> bool:
-        """Bulk-insert ``rows`` through an Arrow table, as KuzuStore.copy_rows does;
-        False, writing nothing, when a column type has no plain Arrow equivalent."""
-        import pyarrow as pa
-
-        schema = arrow_schema(columns)
-        if schema is None:
-            return False
-        self.copy_arrow(table, pa.Table.from_pylist(rows, schema=schema))
-        return True
 
     def copy_arrow(self, table: str, data: pa.Table, pair: tuple[str, str] | None = None) -> None:
         """Bulk-insert an Arrow table (see KuzuStore.copy_arrow), sent as an IPC stream."""
