@@ -6,12 +6,28 @@ an operator should notice (an orphan fact, a superseded one).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from memexplorer.operator.browse_types import EDGE_LIMIT, EdgeInfo, NodeDetail, short_label
 from memexplorer.storage.exceptions import InvalidInputError
 from memexplorer.storage.graphdb import GraphStore, identifier
 
-__all__ = ["GraphNodeDetail"]
+__all__ = ["GraphNodeDetail", "node_row"]
+
+
+def node_row(graph: GraphStore, table: str, pk: str, key: str, returned: str) -> list[Any]:
+    """``RETURN returned`` of the node whose primary key ``pk`` is ``key`` (``n``
+    names it); a node that is not there (deleted since its table was read) raises."""
+    rows = graph.rows(
+        f"MATCH (n:{identifier(table)}) WHERE n.{identifier(pk)} = $key RETURN {returned}",
+        {"key": key},
+    )
+    if not rows:
+        raise InvalidInputError(
+            f"No {table} node with {pk} = {key!r}",
+            hint="It may have been deleted since the table was loaded; reload it.",
+        )
+    return rows[0]
 
 
 class GraphNodeDetail:
@@ -29,17 +45,9 @@ class GraphNodeDetail:
         pk = self._keys[table]
         if pk is None:
             raise InvalidInputError(f"{table} has no primary key to find a node by")
-        rows = self.graph.rows(
-            f"MATCH (n:{identifier(table)}) WHERE n.{identifier(pk)} = $key RETURN n",
-            {"key": key},
-        )
-        if not rows:
-            raise InvalidInputError(
-                f"No {table} node with {pk} = {key!r}",
-                hint="It may have been deleted since the table was loaded; reload it.",
-            )
+        row = node_row(self.graph, table, pk, key, "n")
         own = [name for name, _ in self._columns[table]]
-        detail = NodeDetail(table, key, {name: rows[0][0].get(name) for name in own})
+        detail = NodeDetail(table, key, {name: row[0].get(name) for name in own})
         for direction, pattern in (("out", "(n)-[r]->(m)"), ("in", "(n)<-[r]-(m)")):
             self._collect_edges(detail, direction, pattern)
         self._flag(detail)

@@ -16,6 +16,7 @@ from typing import Any
 
 from memexplorer.operator.browse import GraphBrowser, StoreBrowser
 from memexplorer.operator.browse_types import LABEL_COLUMNS, short_label
+from memexplorer.operator.graph_node_detail import node_row
 from memexplorer.operator.neighbourhood_types import (
     SCAN_LIMIT,
     TIME_COLUMNS,
@@ -97,16 +98,8 @@ class NeighbourhoodReader:
             raise InvalidInputError(f"{table!r} is no node table with a key in {self.graph.path}")
         names = [c for c in LABEL_COLUMNS if c in self.columns[table]]
         project = ", ".join(f"n.{identifier(c)}" for c in names) or "1"
-        rows = self.graph.rows(
-            f"MATCH (n:{identifier(table)}) WHERE n.{identifier(pk)} = $key RETURN {project}",
-            {"key": key},
-        )
-        if not rows:
-            raise InvalidInputError(
-                f"No {table} node with {pk} = {key!r}",
-                hint="It may have been deleted since the table was loaded; reload it.",
-            )
-        return short_label(dict(zip(names, rows[0], strict=False))) or key
+        row = node_row(self.graph, table, pk, key, project)
+        return short_label(dict(zip(names, row, strict=False))) or key
 
     def _expand(self, out: Neighbourhood, opening: list[str], level: int) -> list[str]:
         """Open these nodes: count their edges, keep the best neighbours, return the new."""
