@@ -15,7 +15,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from memexplorer.memory.inspection import AGENT_COLUMNS
 from memexplorer.memory.secret_patterns import (
     HIGH,
     SECRET_PATTERNS,
@@ -35,7 +34,6 @@ __all__ = [
     "FindingLocation",
     "Key",
     "Row",
-    "agent_column",
     "candidate_needles",
     "mask_secrets",
 ]
@@ -248,8 +246,3 @@ class Collector:
                         column, finding.kind, preview, location, finding.confidence,
                     )
                 )  # fmt: skip
-
-
-def agent_column(names: Iterable[str]) -> str | None:
-    names = set(names)
-    return next((column for column in AGENT_COLUMNS if column in names), None)

@@ -13,9 +13,9 @@ from typing import Any
 from memexplorer.operator.audit_findings import (
     Collector,
     FindingLocation,
-    agent_column,
     candidate_needles,
 )
+from memexplorer.storage.graph_counts import agent_column
 from memexplorer.storage.graphdb import GraphStore, identifier
 from memexplorer.storage.stored_json import BASE64_JSON_REGEX
 

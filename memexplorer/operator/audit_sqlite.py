@@ -12,9 +12,9 @@ from memexplorer.memory.rs_sqlite_schema import edge_owner_sql, is_rs_hierarchic
 from memexplorer.operator.audit_findings import (
     Collector,
     FindingLocation,
-    agent_column,
     candidate_needles,
 )
+from memexplorer.storage.graph_counts import agent_column
 from memexplorer.storage.graphdb import identifier
 from memexplorer.storage.sqlite_db import SqliteConnection, SqliteStatementError
 

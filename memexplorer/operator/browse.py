@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 import pyarrow as pa
 
-from memexplorer.memory.inspection import AGENT_COLUMNS, open_graph
+from memexplorer.memory.inspection import open_graph
 from memexplorer.operator.browse_types import (
     ColumnInfo,
     EdgeInfo,
@@ -28,7 +28,7 @@ from memexplorer.operator.graph_pages import graph_page
 from memexplorer.operator.sqlite_browse import SqliteBrowser
 from memexplorer.operator.write_gate import refuse_if_read_only
 from memexplorer.storage.exceptions import InvalidInputError, StoreError
-from memexplorer.storage.graph_counts import agent_counts
+from memexplorer.storage.graph_counts import agent_column, agent_counts
 from memexplorer.storage.graphdb import GraphStore, identifier, literal
 from memexplorer.storage.sqlite_db import SqliteDatabaseError
 from memexplorer.storage.stores import StoreFormat, sniff
@@ -81,8 +81,7 @@ class GraphBrowser(GraphNodeDetail):
         self._schemas: dict[str, pa.Schema] = {}
 
     def _agent_column(self, table: str) -> str | None:
-        names = {name for name, _ in self._columns.get(table, [])}
-        return next((c for c in AGENT_COLUMNS if c in names), None)
+        return agent_column(name for name, _ in self._columns.get(table, []))
 
     def _rel_sources(self, rel: str) -> list[str]:
         return sorted({source for source, _ in self._rels[rel].pairs})

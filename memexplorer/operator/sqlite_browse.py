@@ -21,7 +21,7 @@ from memexplorer.operator.browse_types import (
     check_page_query,
 )
 from memexplorer.storage.exceptions import InvalidInputError, StoreError, StoreLockedError
-from memexplorer.storage.graph_counts import AGENT_COLUMNS
+from memexplorer.storage.graph_counts import agent_column
 from memexplorer.storage.graphdb import identifier
 from memexplorer.storage.sqlite_db import (
     SqliteConnection,
@@ -77,8 +77,7 @@ class SqliteBrowser:
             self._columns[table] = [(n, t, bool(pk)) for n, t, pk in info]
 
     def _agent_column(self, table: str) -> str | None:
-        names = {n for n, _, _ in self._columns[table]}
-        return next((c for c in AGENT_COLUMNS if c in names), None)
+        return agent_column(n for n, _, _ in self._columns[table])
 
     @staticmethod
     def _quoted(name: str) -> str:
