@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from memexplorer.operator.duplicates_grouping import DuplicateGroup, group_duplicates
-from memexplorer.operator.merge_store import Writer, merge_store_path, read_facts
+from memexplorer.operator.merge_store import AgentInStore, merge_store_path, read_facts
 from memexplorer.storage.collector import collector_paused
 from memexplorer.storage.exceptions import InvalidInputError
 from memexplorer.storage.progress import TaskControl
@@ -37,13 +37,9 @@ def check_threshold(threshold: float) -> float:
 
 
 @dataclass(frozen=True)
-class DuplicatesReport:
+class DuplicatesReport(AgentInStore):
     """The groups of one agent at one threshold."""
 
-    store: Path
-    agent: str
-    engine: str
-    writer: Writer
     threshold: float
     facts: int
     superseded: int
@@ -56,10 +52,7 @@ class DuplicatesReport:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "store": str(self.store),
-            "agent": self.agent,
-            "engine": self.engine,
-            "writer": self.writer,
+            **self.header(),
             "threshold": self.threshold,
             "facts": self.facts,
             "superseded": self.superseded,

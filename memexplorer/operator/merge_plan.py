@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from memexplorer.memory.contradiction import detect_contradiction
@@ -21,7 +20,7 @@ from memexplorer.memory.hierarchical_writing import lowered_confidence
 from memexplorer.memory.similarity import compute_similarity
 from memexplorer.memory.temporal import Supersession, TemporalFact
 from memexplorer.operator.duplicates_grouping import DuplicateFact, concept_key
-from memexplorer.operator.merge_store import StoreFacts, Writer
+from memexplorer.operator.merge_store import AgentInStore, StoreFacts, Writer
 from memexplorer.storage.exceptions import InvalidInputError
 
 __all__ = ["MergePlan", "MergeSupersession", "PlannedChange", "PlannedEdge", "plan_merge"]
@@ -81,13 +80,9 @@ class MergeSupersession(Supersession):
 
 
 @dataclass(frozen=True)
-class MergePlan:
+class MergePlan(AgentInStore):
     """What merging ``others`` into ``keep`` writes in one store."""
 
-    store: Path
-    agent: str
-    engine: str
-    writer: Writer
     keep: DuplicateFact
     others: tuple[DuplicateFact, ...]
     scores: tuple[float, ...]
@@ -101,10 +96,7 @@ class MergePlan:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "store": str(self.store),
-            "agent": self.agent,
-            "engine": self.engine,
-            "writer": self.writer,
+            **self.header(),
             "keep": self.keep.to_dict(),
             "others": [
                 {**fact.to_dict(), "similarity": score}
