@@ -21,6 +21,7 @@ from memexplorer.operator.browse_types import (
     Page,
     PageQuery,
     TableInfo,
+    agents_named,
     check_page_query,
 )
 from memexplorer.operator.graph_node_detail import GraphNodeDetail
@@ -87,13 +88,11 @@ class GraphBrowser(GraphNodeDetail):
         return sorted({source for source, _ in self._rels[rel].pairs})
 
     def agents(self) -> list[str]:
-        found: set[str] = set()
-        for table in self._node_tables:
-            column = self._agent_column(table)
-            if column:
-                query = f"MATCH (n:{identifier(table)}) RETURN DISTINCT n.{identifier(column)}"
-                found.update(row[0] or "" for row in self.graph.rows(query))
-        return sorted(found)
+        return agents_named(self._node_tables, self._agent_column, self._distinct)
+
+    def _distinct(self, table: str, column: str) -> list[Any]:
+        query = f"MATCH (n:{identifier(table)}) RETURN DISTINCT n.{identifier(column)}"
+        return [row[0] for row in self.graph.rows(query)]
 
     # -- which rows belong to the agent --------------------------------------------------
     def _node_match(self, table: str, agent: str) -> tuple[str, dict[str, Any]]:

@@ -18,6 +18,7 @@ from memexplorer.operator.browse_types import (
     Page,
     PageQuery,
     TableInfo,
+    agents_named,
     check_page_query,
 )
 from memexplorer.storage.exceptions import InvalidInputError, StoreError, StoreLockedError
@@ -86,13 +87,11 @@ class SqliteBrowser:
         return '"' + name + '"'
 
     def agents(self) -> list[str]:
-        found: set[str] = set()
-        for table in self._tables:
-            column = self._agent_column(table)
-            if column:
-                sql = f"SELECT DISTINCT {self._quoted(column)} FROM {self._quoted(table)}"
-                found.update(row[0] or "" for row in self.connection.execute(sql))
-        return sorted(found)
+        return agents_named(self._tables, self._agent_column, self._distinct)
+
+    def _distinct(self, table: str, column: str) -> list[Any]:
+        sql = f"SELECT DISTINCT {self._quoted(column)} FROM {self._quoted(table)}"
+        return [row[0] for row in self.connection.execute(sql)]
 
     def _where(self, table: str, agent: str) -> tuple[str, list[Any]]:
         column = self._agent_column(table)
