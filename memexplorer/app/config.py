@@ -21,7 +21,7 @@ from typing import Any
 
 from textual.theme import BUILTIN_THEMES
 
-from memexplorer.app.app_commands import COMMANDS
+from memexplorer.app.every_command import commands_by_id, same_screen
 from memexplorer.app.theme import THEME_NAME
 from memexplorer.storage.exceptions import MemoryError
 from memexplorer.storage.user_folders import config_folder
@@ -44,7 +44,7 @@ PAGE_SIZES = range(10, 5001)
 #: Destructive actions that can ask before they run (each defaults to asking).
 CONFIRM_ACTIONS = ("clean", "import", "redact", "restore")
 THEMES = (THEME_NAME, *BUILTIN_THEMES)
-_COMMANDS = {command.id: command for command in COMMANDS}
+_COMMANDS = commands_by_id()
 
 
 class ConfigError(MemoryError):
@@ -202,11 +202,7 @@ def _clashes(keymap: dict[str, str]) -> list[str]:
     already has: Textual would quietly drop one of the two."""
     found = []
     for command_id, keys in keymap.items():
-        command = _COMMANDS[command_id]
-        for other in COMMANDS:
-            shared = command.scope == "app" or other.scope in ("app", command.scope)
-            if other.id == command_id or not shared:
-                continue
+        for other in same_screen(command_id):
             taken = set(keymap.get(other.id, other.key).split(","))
             for key in sorted(taken & set(keys.split(","))):
                 found.append(f'{command_id}: "{key}" is already the key of {other.id} '

@@ -15,9 +15,10 @@ from textual import on
 from textual.app import App, SystemCommand
 from textual.screen import Screen
 
-from memexplorer.app.app_commands import bindings_for, commands_for
+from memexplorer.app.command import Commands
 from memexplorer.app.config import Config, load_config
 from memexplorer.app.control_filter import ControlCharacterFilter
+from memexplorer.app.explorer_commands import APP_COMMANDS
 from memexplorer.app.screens.error_modal import ErrorModal
 from memexplorer.app.screens.main_screen import MainScreen
 from memexplorer.app.screens.node_detail_screen import NodeDetailScreen
@@ -35,7 +36,7 @@ class MemExplorerApp(App[None]):
     """Explore the memory stores under one folder."""
 
     TITLE = "memexplorer"
-    BINDINGS = bindings_for("app")
+    BINDINGS = APP_COMMANDS.bindings()
 
     def __init__(
         self,
@@ -169,24 +170,22 @@ class MemExplorerApp(App[None]):
         from memexplorer.app.screens.help_screen import HelpScreen  # loads when first asked for
 
         screen = self.screen
-        scope = _scope(screen)
-        self.push_screen(HelpScreen([scope, "app"], getattr(screen, "HELP", "") or ""))
+        self.push_screen(HelpScreen(_commands(screen), getattr(screen, "HELP", "") or ""))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        scope = _scope(screen)
-        for command in [*commands_for(scope), *commands_for("app")]:
-            if not command.palette:
-                continue
-            target, _, action = command.action.partition(".")
-            owner = self if target == "app" else screen
-            yield SystemCommand(command.title, command.help, _runner(owner, action))
+        for commands in _commands(screen):
+            for command in commands.palette():
+                owner = self if command.on_app() else screen
+                yield SystemCommand(command.title, command.help,
+                                    _runner(owner, command.action_name()))  # fmt: skip
 
 
-def _scope(screen: Screen) -> str:
-    """Which commands a screen has (see app_commands): the scope it declares, else
-    the main screen's. The screens load when first opened, so none is named here."""
-    return str(getattr(screen, "COMMAND_SCOPE", None) or "main")
+def _commands(screen: Screen) -> list[Commands]:
+    """The screen's own commands (``SCREEN_COMMANDS``, declared beside its keys), then
+    the app's, which work on every screen."""
+    own = getattr(screen, "SCREEN_COMMANDS", None)
+    return [own, APP_COMMANDS] if isinstance(own, Commands) else [APP_COMMANDS]
 
 
 def _runner(owner: App[None] | Screen[None], action: str) -> Callable[[], Awaitable[None]]:

@@ -9,21 +9,23 @@ from __future__ import annotations
 
 from textual.theme import Theme
 
+from memexplorer.app import palette
+
 __all__ = ["THEME", "THEME_NAME"]
 
 THEME_NAME = "memexplorer"
 
 THEME = Theme(
     name=THEME_NAME,
-    primary="#4FA3E0",
-    secondary="#8A63D2",
-    accent="#F2B84B",
-    warning="#E8A33D",
-    error="#E5566B",
-    success="#5CC98A",
-    foreground="#DCE3EA",
-    background="#12161C",
-    surface="#1A2029",
-    panel="#232B36",
+    primary=palette.PRIMARY,
+    secondary=palette.SECONDARY,
+    accent=palette.ACCENT,
+    warning=palette.WARNING,
+    error=palette.ERROR,
+    success=palette.SUCCESS,
+    foreground=palette.FOREGROUND,
+    background=palette.BACKGROUND,
+    surface=palette.SURFACE,
+    panel=palette.PANEL,
     dark=True,
 )

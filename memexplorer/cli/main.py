@@ -1,7 +1,7 @@
 """The command-line twin: the engine's operator functions for scripts and cron.
 
-Each command lives in ``memexplorer.cli.commands``; this module builds the parser
-and turns the engine's errors into messages and exit codes. Results go to
+Each command lives in ``memexplorer.cli.commands``; this module builds the
+command line (click) and turns the engine's errors into messages and exit codes. Results go to
 stdout, diagnostics to stderr. Exit codes: 0 ok, 1 the operation failed (writes
 disabled by MEMEXPLORER_READ_ONLY=1 among them), 2 bad usage or input, 3 the store
 is locked by another process (the database's own lock, or another memexplorer
@@ -11,13 +11,17 @@ of stdout went away (``| head``), as for a program stopped by SIGPIPE.
 
 from __future__ import annotations
 
-import argparse
+import difflib
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
+
+import click
 
 from memexplorer import __version__
-from memexplorer.cli.commands import register_all
+from memexplorer.cli.command_classes import LazyGroup
+from memexplorer.cli.commands import COMMANDS
 from memexplorer.cli.commands.common import (
     EXIT_FAILED,
     EXIT_INTERRUPTED,
@@ -46,7 +50,7 @@ __all__ = [
     "EXIT_OK",
     "EXIT_PIPE",
     "EXIT_USAGE",
-    "build_parser",
+    "build_cli",
     "main",
 ]
 
@@ -61,24 +65,56 @@ BAD_INPUT: tuple[type[MemoryError], ...] = (
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="memexplorer",
-        usage="memexplorer [PATH] | memexplorer COMMAND ...",
-        description="Explore and administer AI-agent memory stored in Kuzu. "
+def build_cli() -> LazyGroup:
+    """The ``memexplorer`` command; its subcommands load when used (commands.COMMANDS)."""
+    return LazyGroup(
+        "memexplorer",
+        lazy=COMMANDS,
+        params=[click.Option(["--version"], is_flag=True, expose_value=False, is_eager=True,
+                             callback=_print_version, help="show the version and exit")],
+        help="Explore and administer AI-agent memory stored in Kuzu, LadybugDB and SQLite. "
         "`memexplorer [PATH]` opens the app on a store, an agent folder or a home "
         "(default ~/.amplihack); the commands below do the same work for scripts.",
-    )
-    parser.add_argument("--version", action="version", version=f"memexplorer {__version__}")
-    register_all(parser.add_subparsers(dest="command", metavar="COMMAND"))
-    return parser
+        subcommand_metavar="[PATH] | COMMAND ...",
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )  # fmt: skip
 
 
-def _commands(parser: argparse.ArgumentParser) -> set[str]:
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            return set(action.choices)
-    return set()
+def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if value:
+        print(f"memexplorer {__version__}")
+        ctx.exit(EXIT_OK)
+
+
+def _run_command(argv: list[str]) -> int:
+    """Parse ``argv`` and run its command; a usage error (said with what was wrong,
+    where, and the --help to read) or --help and --version end the process with
+    SystemExit, 2 for bad usage, as they always have."""
+    cli = build_cli()
+    try:
+        with cli.make_context("memexplorer", argv) as ctx:
+            return int(cli.invoke(ctx))
+    except click.exceptions.Exit as done:
+        raise SystemExit(done.exit_code) from None
+    except click.UsageError as wrong:
+        wrong.show()
+        raise SystemExit(EXIT_USAGE) from None
+
+
+def _neither_command_nor_path(word: str) -> int:
+    """``memexplorer stast``: no command and no file of that name. Say so, with the
+    command meant when the word is close to one, rather than open the app on nothing."""
+    shown = terminal_safe(word)
+    print(f"memexplorer: {shown!r} is not a command, and no file or folder has that name.",
+          file=sys.stderr)  # fmt: skip
+    close = difflib.get_close_matches(word, list(COMMANDS), n=1, cutoff=0.75)
+    if close:
+        print(f"Did you mean `memexplorer {close[0]}`? (`memexplorer --help` lists the "
+              "commands.)", file=sys.stderr)  # fmt: skip
+    else:
+        print("Give a store, an agent folder or a home to open in the app; "
+              "`memexplorer --help` lists the commands.", file=sys.stderr)  # fmt: skip
+    return EXIT_USAGE
 
 
 def _reader_went_away() -> int:
@@ -92,29 +128,22 @@ def _reader_went_away() -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
     # `memexplorer` and `memexplorer PATH` open the app; anything else is a command.
     if not argv or (len(argv) == 1 and not argv[0].startswith("-")
-                    and argv[0] not in _commands(parser)):  # fmt: skip
+                    and argv[0] not in COMMANDS):  # fmt: skip
+        if argv and not Path(argv[0]).expanduser().exists():
+            return _neither_command_nor_path(argv[0])
         return run_app(argv[0] if argv else None)
-    args = parser.parse_args(argv)
-    if not getattr(args, "handler", None):
-        parser.print_help(sys.stderr)
-        return EXIT_USAGE
     try:
-        if getattr(args, "memory", None) is not None:
-            from memexplorer.storage.memory_budget import parse_memory, set_memory_budget
-
-            set_memory_budget(parse_memory(args.memory))
-        code = int(args.handler(args))
+        code = _run_command(argv)
         sys.stdout.flush()  # a closed pipe shows here, inside the handler below
         return code
     except BrokenPipeError:
         return _reader_went_away()
     except KeyboardInterrupt:
         # The operator's stop: one line instead of a traceback, and the shell's code.
-        print(f"stopped (ctrl+c): memexplorer {args.command} did not finish", file=sys.stderr)
+        print(f"stopped (ctrl+c): memexplorer {argv[0]} did not finish", file=sys.stderr)
         return EXIT_INTERRUPTED
     except (StoreLockedError, StoreBusyError) as exc:
         _print_error(exc)

@@ -11,29 +11,12 @@ from pathlib import Path
 from typing import Any
 
 from memexplorer.operator.duplicates_grouping import DuplicateGroup, group_duplicates
+from memexplorer.operator.duplicates_threshold import DEFAULT_THRESHOLD, check_threshold
 from memexplorer.operator.merge_store import AgentInStore, merge_store_path, read_facts
 from memexplorer.storage.collector import collector_paused
-from memexplorer.storage.exceptions import InvalidInputError
 from memexplorer.storage.progress import TaskControl
 
 __all__ = ["DEFAULT_THRESHOLD", "DuplicatesReport", "check_threshold", "find_duplicates"]
-
-#: Pairs scoring at least this are duplicates unless the operator says otherwise.
-DEFAULT_THRESHOLD = 0.85
-
-
-def check_threshold(threshold: float) -> float:
-    """The threshold as a float in (0, 1]; anything else is refused."""
-    try:
-        value = float(threshold)
-    except (TypeError, ValueError):
-        raise InvalidInputError(f"The threshold must be a number, got {threshold!r}") from None
-    if not 0.0 < value <= 1.0:
-        raise InvalidInputError(
-            f"The threshold must be above 0 and at most 1, got {value}",
-            hint="Similarity runs from 0 (nothing shared) to 1 (same words, tags and concept).",
-        )
-    return value
 
 
 @dataclass(frozen=True)

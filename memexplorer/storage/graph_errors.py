@@ -30,11 +30,28 @@ class QueryError(MemoryError):
     title = "Query failed"
 
 
-def translate_open_error(path: Path, text: str, engine: str) -> StoreError:
-    """Turn an engine's message raised while opening into an engine error."""
+def translate_open_error(
+    path: Path, text: str, engine: str, *, read_only: bool = True
+) -> StoreError:
+    """Turn an engine's message raised while opening into an engine error.
+
+    A lock refused to a read-only open means a writer holds the store (readers
+    share it); refused to a writing open, any open is the holder, a reader too
+    (another memexplorer, an agent reading), so the error does not say "writing".
+    """
     name = _ENGINE_NAMES.get(engine, engine)
     if "Could not set lock" in text:
-        return StoreLockedError(path, "Another process holds this store for writing")
+        if read_only:
+            return StoreLockedError(path, "Another process holds this store for writing")
+        return StoreLockedError(
+            path,
+            "Another process has this store open, so it cannot be opened for writing",
+            hint=(
+                "A running agent, or another program reading the store (another "
+                "memexplorer, an agent's reader), has it open. Close it, or retry when "
+                "it has finished; memexplorer did not touch the file."
+            ),
+        )
     if "not a valid Kuzu database" in text or "not a valid Lbug database" in text:
         return NotAStoreError(path, f"Not a {name} database")
     if "different version" in text:

@@ -45,9 +45,9 @@ __all__ = [
 ]
 
 
-def _translate(path: Path, exc: Exception) -> StoreError:
+def _translate(path: Path, exc: Exception, *, read_only: bool = True) -> StoreError:
     """Turn a kuzu RuntimeError raised while opening into an engine error."""
-    return translate_open_error(path, str(exc), "kuzu")
+    return translate_open_error(path, str(exc), "kuzu", read_only=read_only)
 
 
 class KuzuStore(GraphStoreBase):
@@ -82,7 +82,7 @@ class KuzuStore(GraphStoreBase):
             )
             self._conn = kuzu.Connection(self._db)
         except RuntimeError as exc:
-            raise _translate(self.path, exc) from None
+            raise _translate(self.path, exc, read_only=read_only) from None
         self._closed = False
 
     # -- queries -----------------------------------------------------------------

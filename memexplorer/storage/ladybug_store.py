@@ -156,7 +156,9 @@ class LadybugStore(GraphStoreBase):
             raise self._stopped() from None
         if kind == ERROR:
             give_back(worker)
-            raise translate_open_error(self.path, pickle.loads(payload)[1], self.engine)
+            raise translate_open_error(
+                self.path, pickle.loads(payload)[1], self.engine, read_only=read_only
+            )
         self._closed = False
 
     def _check_version(self, found: int | None, installed: int, allow_upgrade: bool) -> None:

@@ -9,8 +9,8 @@ from conftest import SIZE, settle
 from graph_stores import HUB, HUB_EDGES, make_hub_store
 from test_snapshots import OPEN_FACTS
 
-from memexplorer.app.app_commands import commands_for
 from memexplorer.app.explorer_app import create_app
+from memexplorer.app.screens.graph_commands import GRAPH_COMMANDS
 from memexplorer.app.screens.graph_screen import GraphScreen
 from memexplorer.app.screens.help_screen import HelpScreen
 from memexplorer.app.screens.node_detail_screen import NodeDetailScreen
@@ -161,7 +161,7 @@ async def test_help_and_palette_list_the_graph_keys(hub_app):
         await settle(pilot)
         assert isinstance(app.screen, HelpScreen)
         assert "The neighbourhood graph" in app.screen.markdown
-        for command in commands_for("graph"):
+        for command in GRAPH_COMMANDS:
             assert command.help in app.screen.markdown
         await pilot.press("escape")
         await settle(pilot)

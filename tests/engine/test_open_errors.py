@@ -5,8 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from store_helpers import held_by_another_process
+
 from memexplorer.storage.exceptions import CorruptStoreError, StoreLockedError
 from memexplorer.storage.graph_store import translate_open_error
+from memexplorer.storage.graphdb import KuzuStore
 
 STORE = Path("/home/op/.amplihack/hierarchical_memory/ops-agent/graph_db")
 
@@ -28,3 +32,21 @@ def test_a_damaged_file_still_says_restore_from_a_backup() -> None:
     error = translate_open_error(STORE, text, "kuzu")
     assert isinstance(error, CorruptStoreError)
     assert "Restore it from a backup" in error.hint
+
+
+def test_a_reader_elsewhere_is_not_called_a_writer(tmp_path) -> None:
+    """Kuzu readers share the lock: a store held read-only elsewhere opens here
+    read-only, and refuses a writing open with an error that does not blame a
+    writer; held for writing elsewhere, a read-only open names the writer."""
+    store = tmp_path / "kuzu_db"
+    KuzuStore(store, read_only=False).close()
+    with held_by_another_process(store, "ro"):
+        KuzuStore(store).close()
+        with pytest.raises(StoreLockedError) as refused:
+            KuzuStore(store, read_only=False)
+    assert "has this store open, so it cannot be opened for writing" in str(refused.value)
+    assert "for writing" not in refused.value.hint.split(".")[0]
+    assert "another memexplorer" in refused.value.hint
+    with held_by_another_process(store, "rw"), pytest.raises(StoreLockedError) as held:
+        KuzuStore(store)
+    assert "holds this store for writing" in str(held.value)

@@ -19,7 +19,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 from textual.worker import Worker
 
-from memexplorer.app.app_commands import bindings_for
+from memexplorer.app.screens.audit_commands import AUDIT_COMMANDS
 from memexplorer.app.screens.audit_labels import SORTS, node_ref, same_value, store_labels, trimmed
 from memexplorer.app.screens.operator_actions import UNDO_SECONDS, OperatorActions, operator_home
 from memexplorer.app.screens.redact_modal import RedactModal, plan_changes
@@ -43,8 +43,8 @@ class AuditScreen(Screen[None]):
         "that changes. The rows are backed up first: **u** undoes while the notification "
         "is up, and the Backups screen (**b** on the stores screen) restores any backup."
     )
-    COMMAND_SCOPE = "audit"
-    BINDINGS = bindings_for("audit")
+    SCREEN_COMMANDS = AUDIT_COMMANDS
+    BINDINGS = AUDIT_COMMANDS.bindings()
     CSS_PATH = "audit_screen.tcss"
 
     @dataclass

@@ -7,14 +7,13 @@ from pathlib import Path
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Header, Static
 from textual.worker import Worker
 
-from memexplorer.app.app_commands import bindings_for
+from memexplorer.app.screens.backups_commands import BACKUPS_COMMANDS, RESTORE_COMMANDS
 from memexplorer.app.screens.modal_dialog import DIALOG_CSS, ModalDialog
 from memexplorer.app.session_mode import write_action
 from memexplorer.app.widgets.worker_errors import report_failed_worker
@@ -33,10 +32,8 @@ class ConfirmRestore(ModalDialog[bool]):
     whole store put back as it was (with what that undoes, computed from the copy)."""
 
     CSS_PATH = [DIALOG_CSS, "backups_screen.tcss"]
-    BINDINGS = [
-        Binding("y", "answer(True)", "Restore", id="restore.yes"),
-        Binding("escape,n", "answer(False)", "Cancel", id="restore.no"),
-    ]
+    SCREEN_COMMANDS = RESTORE_COMMANDS
+    BINDINGS = RESTORE_COMMANDS.bindings()
 
     @dataclass
     class Compared(Message):
@@ -108,8 +105,8 @@ class BackupsScreen(Screen[None]):
         "**enter** (or **r**) restores the one under the cursor after a confirm; rows that "
         "exist again are left as they are."
     )
-    COMMAND_SCOPE = "backups"
-    BINDINGS = bindings_for("backups")
+    SCREEN_COMMANDS = BACKUPS_COMMANDS
+    BINDINGS = BACKUPS_COMMANDS.bindings()
     CSS_PATH = "backups_screen.tcss"
 
     @dataclass

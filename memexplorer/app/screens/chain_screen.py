@@ -18,7 +18,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 from textual.worker import Worker
 
-from memexplorer.app.app_commands import bindings_for
+from memexplorer.app.screens.chain_commands import CHAIN_COMMANDS
 from memexplorer.app.screens.value_modal import ValueModal
 from memexplorer.app.widgets.chain_timeline import ChainTimeline
 from memexplorer.app.widgets.node_ref import NodeRef
@@ -88,7 +88,7 @@ def chain_title(chain: TemporalChain) -> Text:
 class ChainScreen(Screen[None]):
     """How facts changed over time, chain by chain."""
 
-    COMMAND_SCOPE = "chain"
+    SCREEN_COMMANDS = CHAIN_COMMANDS
 
     HELP = (
         "Temporal chains: facts about one thing that replaced each other (SUPERSEDES, "
@@ -96,7 +96,7 @@ class ChainScreen(Screen[None]):
         "transitive reduction of the stored edges, oldest first. In the list: ⑂ fork, "
         "↻ cycle, ⋯ gap in the turns, ▼ lowered confidence, ∅ no current value."
     )
-    BINDINGS = bindings_for("chain")
+    BINDINGS = CHAIN_COMMANDS.bindings()
     CSS_PATH = "chain_screen.tcss"
 
     @dataclass

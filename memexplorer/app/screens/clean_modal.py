@@ -13,7 +13,7 @@ from textual.message import Message
 from textual.widgets import Button, DataTable, Input, Static
 from textual.worker import Worker
 
-from memexplorer.app.app_commands import bindings_for
+from memexplorer.app.screens.clean_commands import CLEAN_COMMANDS
 from memexplorer.app.screens.modal_dialog import DIALOG_CSS, ModalDialog
 from memexplorer.app.widgets.sized_rows import fill_sized
 from memexplorer.app.widgets.worker_errors import report_failed_worker
@@ -43,8 +43,8 @@ class CleanModal(ModalDialog[CleanResult | None]):
         "screen (or the Backups screen, **b**) brings them back. **escape** cancels. For a "
         "flat store, type a session-id glob (`*` and `?`) and press enter to preview it."
     )
-    COMMAND_SCOPE = "clean"
-    BINDINGS = bindings_for("clean")
+    SCREEN_COMMANDS = CLEAN_COMMANDS
+    BINDINGS = CLEAN_COMMANDS.bindings()
     CSS_PATH = [DIALOG_CSS, "clean_modal.tcss"]
 
     @dataclass

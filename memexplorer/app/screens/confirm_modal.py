@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Static
 
-from memexplorer.app.app_commands import bindings_for
+from memexplorer.app.screens.confirm_commands import CONFIRM_COMMANDS
 from memexplorer.app.screens.modal_dialog import DIALOG_CSS, ModalDialog
 
 
@@ -22,8 +22,8 @@ class ConfirmModal(ModalDialog[bool | None]):
     """
 
     HELP = "Read what will happen, then **y** (or the button) to go ahead; **escape** cancels."
-    COMMAND_SCOPE = "confirm"
-    BINDINGS = bindings_for("confirm")
+    SCREEN_COMMANDS = CONFIRM_COMMANDS
+    BINDINGS = CONFIRM_COMMANDS.bindings()
     CSS_PATH = [DIALOG_CSS, "confirm_modal.tcss"]
 
     def __init__(

@@ -22,7 +22,7 @@ from textual.widgets import Footer, Header, Static, TextArea
 from textual.worker import Worker, WorkerState
 from textual_fastdatatable import DataTable
 
-from memexplorer.app.app_commands import bindings_for
+from memexplorer.app.screens.console_commands import CONSOLE_COMMANDS
 from memexplorer.app.screens.console_writes import ConsoleWrites
 from memexplorer.app.screens.value_modal import ValueModal
 from memexplorer.app.widgets.history_list import HistoryList
@@ -57,10 +57,10 @@ class ConsoleScreen(ConsoleWrites):
         "Queries are kept per store across restarts: **ctrl+up/down**, or **f3** for the "
         "list, narrowed to the queries holding the editor's words."
     )
-    COMMAND_SCOPE = "console"
+    SCREEN_COMMANDS = CONSOLE_COMMANDS
     #: Typing goes here at once (the screen would focus its first input instead).
     AUTO_FOCUS = "#editor"
-    BINDINGS = bindings_for("console")
+    BINDINGS = CONSOLE_COMMANDS.bindings()
     CSS_PATH = "console_screen.tcss"
 
     @dataclass

@@ -20,7 +20,7 @@ from textual.message import Message
 from textual.widgets import Input, Label, Static
 from textual.worker import Worker
 
-from memexplorer.app.app_commands import bindings_for
+from memexplorer.app.screens.correct_commands import CORRECT_COMMANDS
 from memexplorer.app.screens.modal_dialog import DIALOG_CSS, ModalDialog
 from memexplorer.app.widgets.worker_errors import report_failed_worker
 from memexplorer.operator.correct_plan import WRITER_NAMES, CorrectionPlan, CorrectionRequest
@@ -77,8 +77,8 @@ class CorrectModal(ModalDialog[CorrectOutcome | None]):
         "whole store). **ctrl+z** removes what was written while this stays open; "
         "**escape** closes."
     )
-    COMMAND_SCOPE = "correct"
-    BINDINGS = bindings_for("correct")
+    SCREEN_COMMANDS = CORRECT_COMMANDS
+    BINDINGS = CORRECT_COMMANDS.bindings()
     CSS_PATH = [DIALOG_CSS, "correct_modal.tcss"]
 
     @dataclass

@@ -21,7 +21,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 from textual.worker import Worker
 
-from memexplorer.app.app_commands import bindings_for
+from memexplorer.app.screens.diff_commands import DIFF_COMMANDS
 from memexplorer.app.widgets.node_ref import NodeRef
 from memexplorer.app.widgets.worker_errors import report_failed_worker
 from memexplorer.operator.diff_report import DiffReport, diff_memory
@@ -53,14 +53,14 @@ def _label(table: TableDiff, record: dict[str, Any]) -> tuple[str, Text]:
 class DiffScreen(Screen[None]):
     """An agent's memory at two points: what was added, removed and changed."""
 
-    COMMAND_SCOPE = "diff"
+    SCREEN_COMMANDS = DIFF_COMMANDS
     HELP = (
         "What changed from A (the earlier: a snapshot, a backup, an export) to B (usually "
         "the agent now). Facts are matched by memory id, then by concept (one fact on each "
         "side); edges by their two ends. A chain moved on when its current value changed. "
         "Nothing is written: both sides are read read-only."
     )
-    BINDINGS = bindings_for("diff")
+    BINDINGS = DIFF_COMMANDS.bindings()
     CSS_PATH = "diff_screen.tcss"
 
     @dataclass

@@ -20,7 +20,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import DataTable, Footer, Header, Static
 
-from memexplorer.app.app_commands import bindings_for
+from memexplorer.app.screens.duplicates_commands import DUPLICATES_COMMANDS
 from memexplorer.app.screens.duplicates_search import DuplicatesSearch
 from memexplorer.app.screens.merge_choice import MergeChoice
 from memexplorer.app.session_mode import write_action
@@ -42,7 +42,7 @@ def _short(text: str, width: int = 64) -> str:
 class DuplicatesScreen(DuplicatesSearch):
     """The groups of one agent; dismissed with True when a merge (or undo) wrote."""
 
-    COMMAND_SCOPE = "duplicates"
+    SCREEN_COMMANDS = DUPLICATES_COMMANDS
     HELP = (
         "Facts of one concept whose similarity (the library's: 0.5 x content words, 0.2 x "
         "tags, 0.3 x concept) is at least the threshold, grouped, newest group first. "
@@ -53,7 +53,7 @@ class DuplicatesScreen(DuplicatesSearch):
         "out); **u** takes the last merge back. Facts superseded already are not listed. "
         "**escape** stops a search that runs (else closes); **r** searches again."
     )
-    BINDINGS = bindings_for("duplicates")
+    BINDINGS = DUPLICATES_COMMANDS.bindings()
     CSS_PATH = "duplicates_screen.tcss"
 
     @dataclass

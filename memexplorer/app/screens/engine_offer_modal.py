@@ -14,11 +14,11 @@ from pathlib import Path
 
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
+from memexplorer.app.screens.engine_offer_commands import ENGINE_OFFER_COMMANDS
 from memexplorer.app.screens.modal_dialog import DIALOG_CSS, ModalDialog
 from memexplorer.operator.catalog import StoreEntry
 from memexplorer.operator.read_only_session import served
@@ -52,11 +52,8 @@ class EngineOfferModal(ModalDialog[CachedEngine | None]):
         "(not in a served session), **escape** closes."
     )
     CSS_PATH = [DIALOG_CSS, "engine_offer_modal.tcss"]
-    BINDINGS = [
-        Binding("escape", "close", "Close", id="offer.close"),
-        Binding("c", "copy", "Copy command", id="offer.copy"),
-        Binding("y", "install", "Install", id="offer.install"),
-    ]
+    SCREEN_COMMANDS = ENGINE_OFFER_COMMANDS
+    BINDINGS = ENGINE_OFFER_COMMANDS.bindings()
 
     def __init__(self, store: Path, story: str, command: str) -> None:
         super().__init__()

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Button, Static
 
+from memexplorer.app.screens.error_commands import ERROR_COMMANDS
 from memexplorer.app.screens.modal_dialog import DIALOG_CSS, ModalDialog
 from memexplorer.app.widgets.worker_errors import describe_error, report_failed_worker
 
@@ -20,10 +20,8 @@ class ErrorModal(ModalDialog[None]):
 
     HELP = "An error. **c** copies the message, **escape** closes it."
     CSS_PATH = [DIALOG_CSS, "error_modal.tcss"]
-    BINDINGS = [
-        Binding("escape,enter", "dismiss", "Close", id="error.close"),
-        Binding("c", "copy", "Copy", id="error.copy"),
-    ]
+    SCREEN_COMMANDS = ERROR_COMMANDS
+    BINDINGS = ERROR_COMMANDS.bindings()
 
     def __init__(self, error: BaseException) -> None:
         super().__init__()

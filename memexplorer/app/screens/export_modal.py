@@ -14,7 +14,7 @@ from textual.message import Message
 from textual.widgets import Button, Input, RadioSet, Static
 from textual.worker import Worker
 
-from memexplorer.app.app_commands import bindings_for
+from memexplorer.app.screens.export_commands import EXPORT_COMMANDS
 from memexplorer.app.screens.modal_dialog import DIALOG_CSS, ModalDialog
 from memexplorer.app.widgets.marked_radio import MarkedRadioButton
 from memexplorer.app.widgets.path_suggester import PathSuggester
@@ -43,10 +43,10 @@ class ExportModal(ModalDialog[ExportResult | None]):
         "starts; the bar shows each table read and the file written. **escape** closes "
         "without writing, or cancels a running export: the file is written whole or not at all."
     )
-    COMMAND_SCOPE = "export"
+    SCREEN_COMMANDS = EXPORT_COMMANDS
     #: Typing goes here at once (the screen would focus its first input instead).
     AUTO_FOCUS = "#output"
-    BINDINGS = bindings_for("export")
+    BINDINGS = EXPORT_COMMANDS.bindings()
     CSS_PATH = [DIALOG_CSS, "export_modal.tcss"]
 
     @dataclass

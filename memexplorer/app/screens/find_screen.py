@@ -20,7 +20,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Static
 from textual.worker import Worker, WorkerState
 
-from memexplorer.app.app_commands import bindings_for
+from memexplorer.app.screens.find_commands import FIND_COMMANDS
 from memexplorer.app.widgets.node_ref import NodeRef
 from memexplorer.app.widgets.worker_errors import report_failed_worker
 from memexplorer.operator.browse import StoreBrowser
@@ -51,14 +51,14 @@ def _place(store: Path, root: Path) -> str:
 class FindScreen(Screen[None]):
     """Facts, episodes, experiences and flat memories that contain a text."""
 
-    COMMAND_SCOPE = "find"
+    SCREEN_COMMANDS = FIND_COMMANDS
     HELP = (
         "Find a text in every store and agent under the folder you opened: facts, "
         "episodes, experiences and flat memories, case-insensitive, grouped by store and "
         "agent. Type and press enter; escape stops a search that is running. Enter on a "
         "result opens its node; on a group's last row it shows more."
     )
-    BINDINGS = bindings_for("find")
+    BINDINGS = FIND_COMMANDS.bindings()
     CSS_PATH = "find_screen.tcss"
 
     @dataclass

@@ -12,8 +12,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 from textual.worker import Worker
 
-from memexplorer.app.app_commands import bindings_for
 from memexplorer.app.graph_drawing import Box
+from memexplorer.app.screens.graph_commands import GRAPH_COMMANDS
 from memexplorer.app.widgets.neighbourhood_graph import NeighbourhoodGraph, table_style
 from memexplorer.app.widgets.node_ref import NodeRef
 from memexplorer.app.widgets.worker_errors import report_failed_worker
@@ -26,7 +26,7 @@ from memexplorer.operator.wording import counted
 class GraphScreen(Screen[None]):
     """The neighbourhood of one node; the operator walks it box by box."""
 
-    COMMAND_SCOPE = "graph"
+    SCREEN_COMMANDS = GRAPH_COMMANDS
 
     HELP = (
         "The node and its neighbours, one or two hops out. Each node shows its best "
@@ -35,7 +35,7 @@ class GraphScreen(Screen[None]):
         "**space** expands or collapses a node (on the centre: draws more of its edges); "
         "**d** switches depth 1/2; **c** centres the drawing on the selected node."
     )
-    BINDINGS = bindings_for("graph")
+    BINDINGS = GRAPH_COMMANDS.bindings()
     CSS_PATH = "graph_screen.tcss"
 
     @dataclass

@@ -18,8 +18,8 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 from textual.worker import Worker
 
-from memexplorer.app.app_commands import bindings_for
 from memexplorer.app.screens.diff_screen import DiffScreen
+from memexplorer.app.screens.history_commands import HISTORY_COMMANDS
 from memexplorer.app.session_mode import write_action
 from memexplorer.app.widgets.worker_errors import report_failed_worker
 from memexplorer.operator.snapshots import TimelineEntry, agent_timeline, take_snapshot
@@ -29,14 +29,14 @@ from memexplorer.operator.wording import counted
 class HistoryScreen(Screen[None]):
     """The points in an agent's past that a diff can start from."""
 
-    COMMAND_SCOPE = "history"
+    SCREEN_COMMANDS = HISTORY_COMMANDS
     HELP = (
         "The agent's snapshots (s keeps one now) and the backups memexplorer took before "
         "changing its store, newest first. Enter (or d) shows what changed from that point "
         "to the agent's memory now. Snapshots live in the home's backups/.snapshots folder, "
         "where no agent and no store search looks."
     )
-    BINDINGS = bindings_for("history")
+    BINDINGS = HISTORY_COMMANDS.bindings()
     CSS_PATH = "history_screen.tcss"
 
     @dataclass

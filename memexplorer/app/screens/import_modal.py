@@ -13,7 +13,7 @@ from textual.message import Message
 from textual.widgets import Button, DataTable, Input, Static
 from textual.worker import Worker
 
-from memexplorer.app.app_commands import bindings_for
+from memexplorer.app.screens.import_commands import IMPORT_COMMANDS
 from memexplorer.app.screens.import_preview import NODE_TABLES, ImportPreview, read_preview
 from memexplorer.app.screens.modal_dialog import DIALOG_CSS, ModalDialog
 from memexplorer.app.widgets.path_suggester import PathSuggester
@@ -56,10 +56,10 @@ class ImportModal(ModalDialog[ImportResult | None]):
         "anything, or cancels a running import: the new store replaces the old one last, "
         "so a cancelled import changes nothing."
     )
-    COMMAND_SCOPE = "import"
+    SCREEN_COMMANDS = IMPORT_COMMANDS
     #: Typing goes here at once (the screen would focus its first input instead).
     AUTO_FOCUS = "#source"
-    BINDINGS = bindings_for("import")
+    BINDINGS = IMPORT_COMMANDS.bindings()
     CSS_PATH = [DIALOG_CSS, "import_modal.tcss"]
 
     @dataclass

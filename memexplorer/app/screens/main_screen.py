@@ -10,10 +10,10 @@ from textual.containers import Horizontal
 from textual.widgets import Footer, Header
 from textual_fastdatatable import DataTable
 
-from memexplorer.app.app_commands import bindings_for
 from memexplorer.app.clipboard import as_json
 from memexplorer.app.screens.correct_actions import CorrectRow
 from memexplorer.app.screens.engine_offer_modal import EngineOfferModal, engine_offer
+from memexplorer.app.screens.main_commands import MAIN_COMMANDS
 from memexplorer.app.screens.transfer_actions import TransferActions
 from memexplorer.app.screens.value_modal import ValueModal
 from memexplorer.app.screens.writing_modal import WritingToggle
@@ -36,7 +36,8 @@ class MainScreen(CorrectRow, TransferActions, WritingToggle):
         "version, its agents and their tables. Choose a table to page through its rows; "
         "open a row to see the node with its edges."
     )
-    BINDINGS = bindings_for("main")
+    SCREEN_COMMANDS = MAIN_COMMANDS
+    BINDINGS = MAIN_COMMANDS.bindings()
     CSS_PATH = "main_screen.tcss"
 
     def __init__(self, root: Path, page_size: int) -> None:

@@ -13,7 +13,7 @@ from textual.message import Message
 from textual.widgets import Button, DataTable, Static
 from textual.worker import Worker
 
-from memexplorer.app.app_commands import bindings_for
+from memexplorer.app.screens.merge_commands import MERGE_COMMANDS
 from memexplorer.app.screens.modal_dialog import DIALOG_CSS, ModalDialog
 from memexplorer.app.widgets.sized_rows import fill_sized
 from memexplorer.app.widgets.worker_errors import report_failed_worker
@@ -57,8 +57,8 @@ class MergeModal(ModalDialog[MergeResult | None]):
         "**u** on the duplicates screen (or Backups, **b**) takes the merge back. "
         "**escape** cancels."
     )
-    COMMAND_SCOPE = "merge"
-    BINDINGS = bindings_for("merge")
+    SCREEN_COMMANDS = MERGE_COMMANDS
+    BINDINGS = MERGE_COMMANDS.bindings()
     CSS_PATH = [DIALOG_CSS, "merge_modal.tcss"]
 
     @dataclass

@@ -15,8 +15,8 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static, Tree
 from textual.worker import Worker
 
-from memexplorer.app.app_commands import bindings_for
 from memexplorer.app.clipboard import as_json
+from memexplorer.app.screens.node_commands import NODE_COMMANDS
 from memexplorer.app.screens.value_modal import BASE64_NOTE, ValueModal
 from memexplorer.app.session_mode import write_action
 from memexplorer.app.widgets.node_ref import NodeRef
@@ -57,13 +57,13 @@ def edge_label(edge: EdgeInfo) -> Text:
 class NodeDetailScreen(Screen[None]):
     """A node and its neighbourhood, one hop; links move along like a browser."""
 
-    COMMAND_SCOPE = "node"
+    SCREEN_COMMANDS = NODE_COMMANDS
 
     HELP = (
         "A node with every property (left) and its edges (right), grouped by rel type and "
         "direction. **enter** on an edge opens the neighbour; **backspace** goes back."
     )
-    BINDINGS = bindings_for("node")
+    BINDINGS = NODE_COMMANDS.bindings()
     CSS_PATH = "node_detail_screen.tcss"
 
     @dataclass

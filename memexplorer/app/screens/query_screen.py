@@ -23,8 +23,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Static, Tree
 from textual.worker import Worker
 
-from memexplorer.app.app_commands import bindings_for
 from memexplorer.app.profile_choices import ProfileChoices
+from memexplorer.app.screens.query_commands import QUERY_COMMANDS
 from memexplorer.app.screens.query_knobs import QueryKnobs
 from memexplorer.app.screens.why_not_screen import WhyNotScreen
 from memexplorer.app.widgets.context_pane import ContextPane
@@ -59,7 +59,7 @@ class Request:
 class QueryScreen(QueryKnobs, Screen[None]):
     """Run an agent's retrieval on a text and see what it returns, and why."""
 
-    COMMAND_SCOPE = "query"
+    SCREEN_COMMANDS = QUERY_COMMANDS
 
     HELP = (
         "Type a query and press **enter**: the agent's `retrieve_subgraph` runs on it, "
@@ -73,7 +73,7 @@ class QueryScreen(QueryKnobs, Screen[None]):
         "restarts and narrows as you type. **tab** leaves the query box: the letter keys "
         "below work outside it."
     )
-    BINDINGS = bindings_for("query")
+    BINDINGS = QUERY_COMMANDS.bindings()
     CSS_PATH = "query_screen.tcss"
 
     @dataclass

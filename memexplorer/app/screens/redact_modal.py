@@ -20,8 +20,8 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, DataTable, Static
 
-from memexplorer.app.app_commands import bindings_for
 from memexplorer.app.screens.modal_dialog import DIALOG_CSS, ModalDialog
+from memexplorer.app.screens.redact_commands import REDACT_COMMANDS
 from memexplorer.operator.audit import AuditFinding, FindingLocation, iter_locations
 
 
@@ -73,8 +73,8 @@ class RedactModal(ModalDialog[bool]):
         "screen (**b** on the stores screen), puts them back. **y** redacts, **escape** "
         "cancels and changes nothing."
     )
-    COMMAND_SCOPE = "redact"
-    BINDINGS = bindings_for("redact")
+    SCREEN_COMMANDS = REDACT_COMMANDS
+    BINDINGS = REDACT_COMMANDS.bindings()
     CSS_PATH = [DIALOG_CSS, "redact_modal.tcss"]
 
     def __init__(self, changes: list[PlannedChange], labels: dict[str, str]) -> None:

@@ -8,11 +8,11 @@ from typing import Any
 
 from rich.syntax import Syntax
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from memexplorer.app.screens.modal_dialog import DIALOG_CSS, ModalDialog
+from memexplorer.app.screens.value_commands import VALUE_COMMANDS
 from memexplorer.storage.stored_json import decode_stored_json
 
 #: The modal's note on a value it shows decoded.
@@ -43,10 +43,8 @@ class ValueModal(ModalDialog[None]):
 
     HELP = "The whole value. **c** copies it, **escape** closes."
     CSS_PATH = [DIALOG_CSS, "value_modal.tcss"]
-    BINDINGS = [
-        Binding("escape,q,v", "dismiss", "Close", id="value.close"),
-        Binding("c", "copy", "Copy", id="value.copy"),
-    ]
+    SCREEN_COMMANDS = VALUE_COMMANDS
+    BINDINGS = VALUE_COMMANDS.bindings()
 
     def __init__(self, title: str, value: Any) -> None:
         super().__init__()

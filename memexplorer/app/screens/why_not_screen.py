@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from memexplorer.app.screens.modal_dialog import DIALOG_CSS, ModalDialog
+from memexplorer.app.screens.why_not_commands import WHY_NOT_COMMANDS
 from memexplorer.memory.knowledge import KnowledgeNode
 from memexplorer.memory.retrieval_explain import Step
 
@@ -34,7 +34,8 @@ class WhyNotScreen(ModalDialog[None]):
 
     HELP = "Every step of the agent's retrieval, applied to this fact. **escape** closes."
     CSS_PATH = [DIALOG_CSS, "why_not_screen.tcss"]
-    BINDINGS = [Binding("escape,q,w", "dismiss", "Close", id="why.close")]
+    SCREEN_COMMANDS = WHY_NOT_COMMANDS
+    BINDINGS = WHY_NOT_COMMANDS.bindings()
 
     def __init__(self, profile: str, fact: KnowledgeNode, steps: list[Step], kept: bool) -> None:
         super().__init__()

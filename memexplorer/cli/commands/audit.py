@@ -16,11 +16,13 @@ usage, 3 a store is busy.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import click
+
+from memexplorer.cli.command_classes import Args, command
 from memexplorer.cli.commands.common import (
     EXIT_FAILED,
     EXIT_OK,
@@ -32,6 +34,13 @@ from memexplorer.cli.commands.common import (
     warn,
 )
 from memexplorer.cli.commands.confirm import refusal
+from memexplorer.cli.commands.options import (
+    BACKUP_HOME_HELP,
+    argument,
+    home_option,
+    json_option,
+    yes_option,
+)
 
 if TYPE_CHECKING:
     from memexplorer.operator.audit import AuditFinding, AuditReport
@@ -87,17 +96,15 @@ def _print_redactions(results: list[RedactionResult]) -> None:
             print(f"  not redacted: {what}")
 
 
-def _to_redact(args: argparse.Namespace, report: AuditReport) -> list[AuditFinding]:
+def _to_redact(args: Args, report: AuditReport) -> list[AuditFinding]:
     """The findings --redact takes: the high-confidence ones, or all with --include-low."""
     from memexplorer.memory.security import HIGH
 
     return [f for f in report.findings if args.include_low or f.confidence == HIGH]
 
 
-def _confirmed(args: argparse.Namespace, findings: list[AuditFinding], home: Path) -> int | None:
+def _confirmed(args: Args, findings: list[AuditFinding], home: Path) -> int | None:
     """None to go ahead; else the exit code (asked and refused, or nobody to ask)."""
-    if args.yes:
-        return None
     values = len({(f.store, f.table, f.id, f.column) for f in findings})
     stores = len({f.store for f in findings})
     question = (
@@ -105,10 +112,28 @@ def _confirmed(args: argparse.Namespace, findings: list[AuditFinding], home: Pat
         f"store(s) with [REDACTED]? The rows are backed up under {home / 'backups'} first; "
         "each graph store is then rewritten into a fresh file, so the old bytes leave it."
     )
-    return refusal(question, "redact")
+    return refusal(question, "redact", yes=args.yes)
 
 
-def run(args: argparse.Namespace) -> int:
+@command(
+    "audit",
+    "find credentials stored in memory (previews never show them); exit 1 when any are stored",
+)
+@argument("paths", "stores, agent folders or homes to audit (default ~/.amplihack)",
+          nargs=-1, metavar="[PATH]...")  # fmt: skip
+@click.option("--agent", help="only this agent's rows")
+@json_option()
+@click.option("--redact", is_flag=True,
+              help="replace each secret found with [REDACTED], after a backup of the rows "
+              "it changes")  # fmt: skip
+@click.option(
+    "--include-low",
+    is_flag=True,
+    help="with --redact, also redact low-confidence findings (a keyword in prose)",
+)
+@yes_option("redact")
+@home_option(BACKUP_HOME_HELP)
+def audit(args: Args) -> int:
     from memexplorer.operator.audit import audit_paths
     from memexplorer.operator.redaction import redact_findings
     from memexplorer.storage.backend_choice import amplihack_home
@@ -156,34 +181,3 @@ def run(args: argparse.Namespace) -> int:
         print_json(payload)
     refused = any(r.get("refused") for r in payload.get("redacted", []))
     return EXIT_FAILED if report.errors or refused or remaining > 0 else EXIT_OK
-
-
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "audit",
-        help="find credentials stored in memory (previews never show them); "
-        "exit 1 when any are stored",
-    )
-    parser.add_argument(
-        "paths",
-        nargs="*",
-        metavar="PATH",
-        help="stores, agent folders or homes to audit (default ~/.amplihack)",
-    )
-    parser.add_argument("--agent", help="only this agent's rows")
-    parser.add_argument("--json", action="store_true", help="print JSON for scripts")
-    parser.add_argument(
-        "--redact",
-        action="store_true",
-        help="replace each secret found with [REDACTED], after a backup of the rows it changes",
-    )
-    parser.add_argument(
-        "--include-low",
-        action="store_true",
-        help="with --redact, also redact low-confidence findings (a keyword in prose)",
-    )
-    parser.add_argument("--yes", action="store_true", help="redact without asking")
-    parser.add_argument(
-        "--home", metavar="H", help="the amplihack home, where backups go (default ~/.amplihack)"
-    )
-    parser.set_defaults(handler=run)

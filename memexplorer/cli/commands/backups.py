@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-import argparse
-
+from memexplorer.cli.command_classes import Args, command
 from memexplorer.cli.commands.common import EXIT_OK, output_console, print_json
+from memexplorer.cli.commands.options import home_option, json_option, wide_option
 
 
-def run(args: argparse.Namespace) -> int:
+@command("backups", "list the backups clean and redaction wrote")
+@home_option()
+@json_option()
+@wide_option()
+def backups(args: Args) -> int:
     from memexplorer.operator.backups import backups_folder, list_backups
     from memexplorer.storage.backend_choice import amplihack_home
 
@@ -36,13 +40,3 @@ def run(args: argparse.Namespace) -> int:
         )
     output_console(wide=args.wide).print(table)
     return EXIT_OK
-
-
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("backups", help="list the backups clean and redaction wrote")
-    parser.add_argument("--home", metavar="H", help="the amplihack home (default ~/.amplihack)")
-    parser.add_argument("--json", action="store_true", help="print JSON for scripts")
-    parser.add_argument(
-        "--wide", action="store_true", help="never wrap a table row, even on a narrow terminal"
-    )
-    parser.set_defaults(handler=run)

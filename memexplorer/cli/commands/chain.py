@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import click
+
+from memexplorer.cli.command_classes import Args, command
 from memexplorer.cli.commands.common import EXIT_OK, print_json
+from memexplorer.cli.commands.options import agent_argument, argument, json_option, store_options
 from memexplorer.operator.terminal_text import terminal_safe
 from memexplorer.operator.wording import counted
 
@@ -38,7 +41,7 @@ def _print_chain(chain: TemporalChain) -> None:
         print(f"     {step.memory_id} · {step.created_at} · {state}")
 
 
-def _sqlite_chains(args: argparse.Namespace, store: Path) -> list[TemporalChain]:
+def _sqlite_chains(args: Args, store: Path) -> list[TemporalChain]:
     """The chains asked for, from amplihack-rs's SQLite store (read-only)."""
     from memexplorer.operator.rs_sqlite_chains import rs_entity_chains, rs_fact_chain
     from memexplorer.storage.exceptions import StoreNotFoundError
@@ -55,7 +58,13 @@ def _sqlite_chains(args: argparse.Namespace, store: Path) -> list[TemporalChain]
         connection.close()
 
 
-def run(args: argparse.Namespace) -> int:
+@command("chain", "the temporal chain of a fact, or of every fact about an entity")
+@agent_argument("the agent whose memory to read")
+@argument("memory_id", "a fact's memory_id", required=False)
+@click.option("--entity", metavar="NAME", help="every chain about this entity")
+@store_options()
+@json_option()
+def chain(args: Args) -> int:
     from memexplorer.operator.agent_memory import open_agent_memory
     from memexplorer.operator.chains import entity_chains, fact_chain
     from memexplorer.operator.retrieval_rs_sqlite import rs_query_store
@@ -84,17 +93,3 @@ def run(args: argparse.Namespace) -> int:
         print()
         _print_chain(chain)
     return EXIT_OK
-
-
-def register(subparsers: argparse._SubParsersAction) -> None:
-    from memexplorer.cli.commands.query import add_store_arguments
-
-    parser = subparsers.add_parser(
-        "chain", help="the temporal chain of a fact, or of every fact about an entity"
-    )
-    parser.add_argument("agent", help="the agent whose memory to read")
-    parser.add_argument("memory_id", nargs="?", metavar="MEMORY_ID", help="a fact's memory_id")
-    parser.add_argument("--entity", metavar="NAME", help="every chain about this entity")
-    add_store_arguments(parser)
-    parser.add_argument("--json", action="store_true", help="print JSON for scripts")
-    parser.set_defaults(handler=run)

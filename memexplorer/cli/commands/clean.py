@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import click
+
+from memexplorer.cli.command_classes import Args, command
 from memexplorer.cli.commands.common import (
     EXIT_OK,
     output_console,
@@ -15,6 +17,14 @@ from memexplorer.cli.commands.common import (
     warn,
 )
 from memexplorer.cli.commands.confirm import refusal
+from memexplorer.cli.commands.options import (
+    BACKUP_HOME_HELP,
+    DAYS,
+    argument,
+    home_option,
+    json_option,
+    yes_option,
+)
 from memexplorer.operator.wording import counted
 
 if TYPE_CHECKING:
@@ -27,12 +37,12 @@ that changes nothing), then, with --no-dry-run, the deletion. Before anything
 is deleted, a backup of exactly the removed rows and their edges is written
 to <home>/backups; `memexplorer restore BACKUP` brings it back.
 
-PATTERN is a glob with * (any characters) and ? (one character):
-  flat stores (memory.db, memory_graph.db)  session ids: whole sessions go,
-                                             with their memories and agents' rows
-  hierarchical and cognitive stores         concepts (SemanticMemory.concept);
-                                             '*' matches every node of every table
-  experience stores                         experience types (success, failure, ...)
+PATTERN is a glob with * (any characters) and ? (one character). It matches
+  in flat stores (memory.db, memory_graph.db): session ids; whole sessions go,
+    with their memories and agents' rows
+  in hierarchical and cognitive stores: concepts (SemanticMemory.concept);
+    '*' matches every node of every table
+  in experience stores: experience types (success, failure, ...)
 
 Without --store, clean works on the flat session store that --backend (or
 AMPLIHACK_MEMORY_BACKEND, or auto-detection) names in --home. Name any other
@@ -47,10 +57,12 @@ process or another memexplorer writer holds it (the message names its PID).
 
 EPILOG = """\
 examples:
-  memexplorer clean 'test_*' --backend sqlite                  preview sessions test_*
+  memexplorer clean 'test_*' --backend sqlite     # preview: sessions test_*
   memexplorer clean 'test_*' --backend sqlite --no-dry-run --yes
-  memexplorer clean '*' --store ~/.amplihack/hierarchical_memory/ops-agent --older-than 90
-  memexplorer clean 'deploy ?' --store cognitive_db --agent ops-agent --table SemanticMemory
+  memexplorer clean '*' --older-than 90 \\
+      --store ~/.amplihack/hierarchical_memory/ops-agent
+  memexplorer clean 'deploy ?' --store cognitive_db --agent ops-agent \\
+      --table SemanticMemory
 """
 
 
@@ -86,7 +98,42 @@ def _print_preview(preview: CleanPreview, reason: str) -> None:
         console.print(f"  … showing {shown} of {counted(preview.rows, 'row')}", highlight=False)
 
 
-def run(args: argparse.Namespace) -> int:
+@command("clean", "preview, then delete (after a backup), sessions or memories matching a glob",
+         description=DESCRIPTION, epilog=EPILOG)  # fmt: skip
+@argument("pattern", "glob (* and ?): session ids (flat), concepts (graph) or experience types")
+@click.option(
+    "--dry-run/--no-dry-run",
+    default=True,
+    help="only show what matches (the default); --no-dry-run deletes after a backup",
+)
+@yes_option("delete")
+@click.option(
+    "--backend", help="flat store: sqlite, graph-db or kuzu (wins over AMPLIHACK_MEMORY_BACKEND)"
+)
+@click.option("--store", metavar="PATH",
+              help="clean this store (any kind) instead of the flat store")  # fmt: skip
+@click.option("--agent", metavar="A", help="only this agent's rows (graph, experience)")
+@click.option("--table", metavar="T", help="only this node table (graph, experience)")
+@click.option(
+    "--older-than",
+    type=DAYS,
+    metavar="DAYS",
+    help="only rows created (flat: sessions last used) more than DAYS days ago",
+)
+@click.option(
+    "--ids",
+    metavar="ID",
+    multiple=True,
+    help="only rows with this id (graph, experience); repeat for more: --ids A --ids B",
+)
+@home_option(BACKUP_HOME_HELP)
+@click.option(
+    "--compact",
+    is_flag=True,
+    help="then rewrite the store into a fresh file, so the deleted rows leave its bytes",
+)
+@json_option()
+def clean(args: Args) -> int:
     from memexplorer.operator.clean import clean_target
     from memexplorer.operator.clean_selection import Selection
     from memexplorer.operator.write_gate import write_gate
@@ -109,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
         return _preview_and_clean(args, target, selection)
 
 
-def _preview_and_clean(args: argparse.Namespace, target: CleanTarget, selection: Selection) -> int:
+def _preview_and_clean(args: Args, target: CleanTarget, selection: Selection) -> int:
     from memexplorer.cli.commands.compact import compaction_line
     from memexplorer.operator.clean import clean_store, preview_clean
     from memexplorer.operator.redaction import delete_backup_command
@@ -129,14 +176,13 @@ def _preview_and_clean(args: argparse.Namespace, target: CleanTarget, selection:
         return EXIT_OK
     if not args.json:
         _print_preview(preview, target.reason)
-    if not args.yes:
-        question = (
-            f"Delete {counted(preview.rows, 'row')} and {counted(preview.edge_count, 'edge')} "
-            f"from {preview.store}?"
-        )
-        stop = refusal(question, "delete")
-        if stop is not None:
-            return stop
+    question = (
+        f"Delete {counted(preview.rows, 'row')} and {counted(preview.edge_count, 'edge')} "
+        f"from {preview.store}?"
+    )
+    stop = refusal(question, "delete", yes=args.yes)
+    if stop is not None:
+        return stop
     # The backup belongs to the store's own home, wherever the command was started.
     home = amplihack_home(args.home) if args.home else home_of_store(Path(preview.store))
     with progress("Backing up and deleting"):
@@ -165,63 +211,3 @@ def _preview_and_clean(args: argparse.Namespace, target: CleanTarget, selection:
                 f"delete it: {delete_backup_command(result.backup)}"
             )
     return EXIT_OK
-
-
-def _days(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not value >= 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of days (0 or more)")
-    return value
-
-
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "clean",
-        help="preview, then delete (after a backup), sessions or memories matching a glob",
-        description=DESCRIPTION,
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument(
-        "pattern",
-        metavar="PATTERN",
-        help="glob (* and ?): session ids (flat), concepts (graph) or experience types",
-    )
-    parser.add_argument(
-        "--dry-run",
-        action=argparse.BooleanOptionalAction,
-        default=True,
-        help="only show what matches (the default); --no-dry-run deletes after a backup",
-    )
-    parser.add_argument("--yes", action="store_true", help="delete without asking")
-    parser.add_argument(
-        "--backend",
-        help="flat store: sqlite, graph-db or kuzu (wins over AMPLIHACK_MEMORY_BACKEND)",
-    )
-    parser.add_argument(
-        "--store", metavar="PATH", help="clean this store (any kind) instead of the flat store"
-    )
-    parser.add_argument("--agent", metavar="A", help="only this agent's rows (graph, experience)")
-    parser.add_argument("--table", metavar="T", help="only this node table (graph, experience)")
-    parser.add_argument(
-        "--older-than",
-        type=_days,
-        metavar="DAYS",
-        help="only rows created (flat: sessions last used) more than DAYS days ago",
-    )
-    parser.add_argument(
-        "--ids", nargs="+", metavar="ID", help="only rows with these ids (graph, experience)"
-    )
-    parser.add_argument(
-        "--home", metavar="H", help="the amplihack home, where backups go (default ~/.amplihack)"
-    )
-    parser.add_argument(
-        "--compact",
-        action="store_true",
-        help="then rewrite the store into a fresh file, so the deleted rows leave its bytes",
-    )
-    parser.add_argument("--json", action="store_true", help="print JSON for scripts")
-    parser.set_defaults(handler=run)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import shlex
@@ -26,16 +25,6 @@ EXIT_INTERRUPTED = 130
 def default_home() -> Path:
     """The amplihack home agents write to: ``~/.amplihack``."""
     return Path.home() / ".amplihack"
-
-
-def add_memory_option(parser: argparse.ArgumentParser) -> None:
-    """``--memory SIZE``, the budget a long operation keeps to (applied in cli.main)."""
-    parser.add_argument(
-        "--memory",
-        metavar="SIZE",
-        help="memory to use, e.g. 512M or 1G (K, M, G); half of it is the store's buffer "
-        "pool (default: a 256M pool for reading, the engine's own for writing)",
-    )
 
 
 def print_json(payload: Any) -> None:

@@ -9,11 +9,12 @@ and 'audit --redact' do the same after they write. Exit codes: 0 ok, 1 refused
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memexplorer.cli.commands.common import EXIT_OK, add_memory_option, print_json, progress
+from memexplorer.cli.command_classes import Args, command
+from memexplorer.cli.commands.common import EXIT_OK, print_json, progress
+from memexplorer.cli.commands.options import argument, json_option, memory_option
 from memexplorer.operator.wording import counted
 
 if TYPE_CHECKING:
@@ -35,7 +36,13 @@ def compaction_line(result: CompactionResult) -> str:
     )
 
 
-def run(args: argparse.Namespace) -> int:
+@command("compact", "rewrite a store into a fresh file so deleted and redacted values leave "
+         "its bytes", description=__doc__.split("\n\n", 1)[1] if __doc__ else None)  # fmt: skip
+@argument("stores", "a Kuzu, LadybugDB or SQLite store file, or an agent folder holding one",
+          nargs=-1, required=True, metavar="STORE...")  # fmt: skip
+@json_option()
+@memory_option()
+def compact(args: Args) -> int:
     from memexplorer.operator.store_compaction import compact_store
 
     results = []
@@ -48,20 +55,3 @@ def run(args: argparse.Namespace) -> int:
     for result in results:
         print(f"{result.store}: {compaction_line(result)}")
     return EXIT_OK
-
-
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "compact",
-        help="rewrite a store into a fresh file so deleted and redacted values leave its bytes",
-        description=__doc__.split("\n\n", 1)[1] if __doc__ else None,
-    )
-    parser.add_argument(
-        "stores",
-        nargs="+",
-        metavar="STORE",
-        help="a Kuzu, LadybugDB or SQLite store file, or an agent folder holding one",
-    )
-    parser.add_argument("--json", action="store_true", help="print JSON for scripts")
-    add_memory_option(parser)
-    parser.set_defaults(handler=run)

@@ -1,8 +1,10 @@
-"""Asking the operator before a destructive command runs."""
+"""Asking the operator before a destructive command runs (click's confirm prompt)."""
 
 from __future__ import annotations
 
 import sys
+
+import click
 
 from memexplorer.cli.commands.common import EXIT_OK, EXIT_USAGE
 
@@ -10,19 +12,23 @@ __all__ = ["ask", "refusal"]
 
 
 def ask(question: str) -> bool | None:
-    """y/N on stderr, answer read from stdin; None when stdin is not a terminal
-    (a script must say --yes instead of being asked)."""
+    """y/N on stderr, the answer read from stdin (an empty answer is no; anything but
+    y, yes, n or no is asked again); None when stdin is not a terminal (a script
+    must say --yes instead of being asked). Ctrl+C stops the command as anywhere."""
     if not sys.stdin.isatty():
         return None
-    print(f"{question} [y/N] ", end="", file=sys.stderr, flush=True)
-    answer = sys.stdin.readline().strip().lower()
-    return answer in ("y", "yes")
+    try:
+        return click.confirm(question, default=False, prompt_suffix=" ", err=True)
+    except click.Abort:
+        raise KeyboardInterrupt from None
 
 
-def refusal(question: str, verb: str) -> int | None:
-    """Ask ``question``; None when the operator said yes, else the exit code the
-    command returns (EXIT_USAGE when stdin is not a terminal, EXIT_OK for no), having said why.
-    ``verb`` names the write in the refusal: "refusing to <verb> without --yes"."""
+def refusal(question: str, verb: str, *, yes: bool = False) -> int | None:
+    """None to go ahead (``yes``, or the operator said yes); else the exit code the
+    command returns, having said why: EXIT_USAGE when stdin is not a terminal,
+    EXIT_OK for no. ``verb`` names the write: "refusing to <verb> without --yes"."""
+    if yes:
+        return None
     answer = ask(question)
     if answer is None:
         print(f"error: refusing to {verb} without --yes: stdin is not a terminal, so nobody "

@@ -7,13 +7,22 @@ anything is written; ``--json`` prints that plan, and writes only with
 
 from __future__ import annotations
 
-import argparse
 import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import click
+
+from memexplorer.cli.command_classes import Args, command
 from memexplorer.cli.commands.common import EXIT_OK, print_json, progress
 from memexplorer.cli.commands.confirm import refusal
+from memexplorer.cli.commands.options import (
+    FRACTION,
+    agent_argument,
+    argument,
+    json_option,
+    store_write_options,
+)
 from memexplorer.operator.terminal_text import terminal_safe
 from memexplorer.operator.wording import counted
 
@@ -64,7 +73,7 @@ def print_plan(plan: CorrectionPlan) -> None:
         print(f"note: {safe(plan.note)}")
 
 
-def _undo(args: argparse.Namespace) -> int:
+def _undo(args: Args) -> int:
     from memexplorer.operator.correct_undo import undo_correction
 
     with progress("Removing what the correction added"):
@@ -79,7 +88,19 @@ def _undo(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def run(args: argparse.Namespace) -> int:
+@command("correct", "store a fact's right value the agent's way (supersedes the old one)",
+         epilog=EPILOG)  # fmt: skip
+@agent_argument("the agent whose fact to correct", required=False)
+@argument("memory_id", "the fact's memory_id", required=False)
+@click.option("--content", metavar="TEXT", help="the corrected content")
+@click.option("--concept", metavar="TEXT", help="a new concept (default: the old one)")
+@click.option("--confidence", type=FRACTION, metavar="F",
+              help="a new confidence in [0, 1] (default: the old one)")  # fmt: skip
+@store_write_options("write")
+@json_option("print the plan as JSON (written only with --yes)")
+@click.option("--undo", metavar="BACKUP", type=click.Path(path_type=Path),
+              help="remove what the correction of this backup folder added")  # fmt: skip
+def correct(args: Args) -> int:
     from memexplorer.operator.correct_read import (
         correction_request,
         correction_store,
@@ -106,10 +127,9 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_OK
     if not args.json:
         print_plan(plan)
-    if not args.yes:
-        stop = refusal(f"Write this correction to {plan.store}?", "write")
-        if stop is not None:
-            return stop
+    stop = refusal(f"Write this correction to {plan.store}?", "write", yes=args.yes)
+    if stop is not None:
+        return stop
     home = (amplihack_home(args.home) if args.home else home_of_store(store)).absolute()
     with progress("Backing up and writing the correction"):
         result = correct_fact(plan, wish, home=home)
@@ -122,35 +142,3 @@ def run(args: argparse.Namespace) -> int:
               f"backup: {result.backup.path}")  # fmt: skip
         print(f"undo with: {undo_line(result.backup.path)}")
     return EXIT_OK
-
-
-def _confidence(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"must be between 0 and 1, got {text}")
-    return value
-
-
-def register(subparsers: argparse._SubParsersAction) -> None:
-    from memexplorer.cli.commands.query import add_store_arguments
-
-    parser = subparsers.add_parser(
-        "correct", help="store a fact's right value the agent's way (supersedes the old one)",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
-    )  # fmt: skip
-    parser.add_argument("agent", nargs="?", help="the agent whose fact to correct")
-    parser.add_argument("memory_id", nargs="?", metavar="MEMORY_ID", help="the fact's memory_id")
-    parser.add_argument("--content", metavar="TEXT", help="the corrected content")
-    parser.add_argument("--concept", metavar="TEXT", help="a new concept (default: the old one)")
-    parser.add_argument("--confidence", type=_confidence, metavar="F",
-                        help="a new confidence in [0, 1] (default: the old one)")  # fmt: skip
-    add_store_arguments(parser)
-    parser.add_argument("--yes", action="store_true", help="write without asking")
-    parser.add_argument("--json", action="store_true",
-                        help="print the plan as JSON (written only with --yes)")  # fmt: skip
-    parser.add_argument("--undo", metavar="BACKUP", type=Path,
-                        help="remove what the correction of this backup folder added")  # fmt: skip
-    parser.set_defaults(handler=run)

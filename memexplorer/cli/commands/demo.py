@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
+import click
+
+from memexplorer.cli.command_classes import Args, command
 from memexplorer.cli.commands import stats
+from memexplorer.cli.commands.options import home_option
 
 
 def demo_home() -> Path:
@@ -16,25 +19,20 @@ def demo_home() -> Path:
     return cache_folder() / "demo" / ".amplihack"
 
 
-def run(args: argparse.Namespace) -> int:
+@command("demo", "write a demo home (once) and open the app on it")
+@home_option("where to write it (default: the user cache folder)")
+@click.option("--stats", "stats_only", is_flag=True,
+              help="print its stores' counts instead of opening the app")  # fmt: skip
+def demo(args: Args) -> int:
     from memexplorer.operator.demo import write_demo_home
 
     home = Path(args.home).expanduser() if args.home else demo_home()
     if not home.exists():
         write_demo_home(home)
         print(f"Wrote a demo home at {home}", file=sys.stderr)
-    if args.stats:
-        args.path, args.json = str(home), False
-        return stats.run(args)
+    if args.stats_only:
+        args.path, args.json, args.wide = str(home), False, False
+        return stats.stats.handler(args)
     from memexplorer.cli.commands.open_app import run_app
 
     return run_app(str(home))
-
-
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("demo", help="write a demo home (once) and open the app on it")
-    parser.add_argument("--home", help="where to write it (default: the user cache folder)")
-    parser.add_argument(
-        "--stats", action="store_true", help="print its stores' counts instead of opening the app"
-    )
-    parser.set_defaults(handler=run)

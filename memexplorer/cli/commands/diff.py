@@ -3,10 +3,19 @@ gained, lost and changed between two points (stores, exports, snapshots, backups
 
 from __future__ import annotations
 
-import argparse
 from typing import TYPE_CHECKING, Any
 
+import click
+
+from memexplorer.cli.command_classes import Args, command
 from memexplorer.cli.commands.common import EXIT_OK, print_json, progress
+from memexplorer.cli.commands.options import (
+    agent_argument,
+    argument,
+    home_option,
+    json_option,
+    storage_path_option,
+)
 
 if TYPE_CHECKING:
     from memexplorer.operator.diff_report import DiffReport
@@ -64,7 +73,17 @@ def _print(report: DiffReport) -> None:
               f"{before} -> {after}")  # fmt: skip
 
 
-def run_diff(args: argparse.Namespace) -> int:
+@command("diff", "what changed in an agent's memory between two stores, exports, "
+         "snapshots or backups (read-only)")  # fmt: skip
+@argument("a", "the earlier side: a store, an export, a snapshot, a backup folder, or an "
+          "agent (its store now)")  # fmt: skip
+@argument("b", "the later side, named the same ways")
+@click.option("--agent", help="whose memory a store or backup side holds "
+              "(default: the agent the other side names)")  # fmt: skip
+@home_option("the amplihack home an agent's name is looked up in")
+@click.option("--other-agent", is_flag=True, help="compare two agents' memories anyway")
+@json_option()
+def diff(args: Args) -> int:
     from memexplorer.operator.diff_report import diff_memory
 
     with progress("Comparing"):
@@ -77,7 +96,12 @@ def run_diff(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def run_snapshot(args: argparse.Namespace) -> int:
+@command("snapshot", "keep a dated export of an agent under the home, for later diffs")
+@agent_argument("the agent to snapshot")
+@home_option()
+@storage_path_option("the agent's store, when not in the home")
+@json_option()
+def snapshot(args: Args) -> int:
     from memexplorer.operator.snapshots import take_snapshot
 
     with progress("Taking a snapshot"):
@@ -89,36 +113,3 @@ def run_snapshot(args: argparse.Namespace) -> int:
     print(f"Snapshot of {snapshot.agent} ({snapshot.size:,} bytes): {snapshot.path}")
     print(f"What changed since: memexplorer diff {snapshot.path} {snapshot.agent}")
     return EXIT_OK
-
-
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "diff",
-        help="what changed in an agent's memory between two stores, exports, "
-        "snapshots or backups (read-only)",
-    )
-    parser.add_argument(
-        "a",
-        metavar="A",
-        help="the earlier side: a store, an export, a "
-        "snapshot, a backup folder, or an agent (its store now)",
-    )
-    parser.add_argument("b", metavar="B", help="the later side, named the same ways")
-    parser.add_argument(
-        "--agent",
-        help="whose memory a store or backup side holds (default: the agent the other side names)",
-    )
-    parser.add_argument("--home", help="the amplihack home an agent's name is looked up in")
-    parser.add_argument(
-        "--other-agent", action="store_true", help="compare two agents' memories anyway"
-    )
-    parser.add_argument("--json", action="store_true", help="print JSON for scripts")
-    parser.set_defaults(handler=run_diff)
-    snap = subparsers.add_parser(
-        "snapshot", help="keep a dated export of an agent under the home, for later diffs"
-    )
-    snap.add_argument("agent", help="the agent to snapshot")
-    snap.add_argument("--home", help="the amplihack home (default ~/.amplihack)")
-    snap.add_argument("--storage-path", help="the agent's store, when not in the home")
-    snap.add_argument("--json", action="store_true", help="print JSON for scripts")
-    snap.set_defaults(handler=run_snapshot)

@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import click
+
+from memexplorer.cli.command_classes import Args, command
 from memexplorer.cli.commands.common import (
     EXIT_INTERRUPTED,
     EXIT_OK,
@@ -17,6 +19,15 @@ from memexplorer.cli.commands.common import (
     undo_command,
 )
 from memexplorer.cli.commands.confirm import refusal
+from memexplorer.cli.commands.options import (
+    SIMILARITY,
+    agent_argument,
+    argument,
+    json_option,
+    store_options,
+    store_write_options,
+)
+from memexplorer.operator.duplicates_threshold import DEFAULT_THRESHOLD
 from memexplorer.operator.wording import counted
 
 if TYPE_CHECKING:
@@ -73,7 +84,14 @@ def _where(last: list[ProgressStep]) -> str:
     return f"while {step.stage} ({done} {step.unit})"
 
 
-def run_duplicates(args: argparse.Namespace) -> int:
+@command("duplicates", "an agent's groups of near-identical facts (same concept), newest first")
+@agent_argument("the agent whose facts to compare")
+@click.option("--threshold", type=SIMILARITY, default=DEFAULT_THRESHOLD,
+              help=f"pairs scoring at least this are duplicates (default {DEFAULT_THRESHOLD:g}; "
+              "the library's similarity, 0 to 1)")  # fmt: skip
+@store_options()
+@json_option()
+def duplicates(args: Args) -> int:
     from memexplorer.operator.duplicates import find_duplicates
     from memexplorer.operator.merge_store import agent_store
     from memexplorer.storage.progress import TaskControl
@@ -117,7 +135,15 @@ def _print_plan(plan: MergePlan) -> None:
         console.print(line, highlight=False, markup=False, soft_wrap=True)
 
 
-def run_merge(args: argparse.Namespace) -> int:
+@command("merge", "merge duplicate facts: one supersedes the others, after a backup",
+         description=MERGE_DESCRIPTION)  # fmt: skip
+@agent_argument("the agent whose facts to merge")
+@argument("keep_id", "the fact kept (the current value)")
+@argument("other_ids", "the facts it supersedes", nargs=-1, required=True, metavar="OTHER_ID...")
+@store_write_options("merge")
+@click.option("--dry-run", is_flag=True, help="only show the plan")
+@json_option()
+def merge(args: Args) -> int:
     from memexplorer.operator.merge import merge_facts, preview_merge
     from memexplorer.operator.merge_store import agent_store
     from memexplorer.storage.backend_choice import amplihack_home
@@ -134,11 +160,10 @@ def run_merge(args: argparse.Namespace) -> int:
         return EXIT_OK
     if not args.json:
         _print_plan(plan)
-    if not args.yes:
-        question = f"Merge {counted(len(plan.others), 'fact')} into {plan.keep.memory_id}?"
-        stop = refusal(question, "merge")
-        if stop is not None:
-            return stop
+    question = f"Merge {counted(len(plan.others), 'fact')} into {plan.keep.memory_id}?"
+    stop = refusal(question, "merge", yes=args.yes)
+    if stop is not None:
+        return stop
     home = amplihack_home(args.home) if args.home else home_of_store(Path(plan.store))
     with progress("Backing up and merging"):
         result = merge_facts(plan, home=home)
@@ -149,42 +174,3 @@ def run_merge(args: argparse.Namespace) -> int:
               f"backup: {result.backup.path}")  # fmt: skip
         print(f"undo with: {undo_command(result.backup.path)}")
     return EXIT_OK
-
-
-def _threshold(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0.0 < value <= 1.0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a similarity above 0 and at most 1")
-    return value
-
-
-def register(subparsers: argparse._SubParsersAction) -> None:
-    from memexplorer.cli.commands.query import add_store_arguments
-    from memexplorer.operator.duplicates import DEFAULT_THRESHOLD
-
-    parser = subparsers.add_parser(
-        "duplicates", help="an agent's groups of near-identical facts (same concept), newest first"
-    )
-    parser.add_argument("agent", help="the agent whose facts to compare")
-    parser.add_argument("--threshold", type=_threshold, default=DEFAULT_THRESHOLD,
-                        help=f"pairs scoring at least this are duplicates (default "
-                        f"{DEFAULT_THRESHOLD:g}; the library's similarity, 0 to 1)")  # fmt: skip
-    add_store_arguments(parser)
-    parser.add_argument("--json", action="store_true", help="print JSON for scripts")
-    parser.set_defaults(handler=run_duplicates)
-
-    parser = subparsers.add_parser(
-        "merge", help="merge duplicate facts: one supersedes the others, after a backup",
-        description=MERGE_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter,
-    )  # fmt: skip
-    parser.add_argument("agent", help="the agent whose facts to merge")
-    parser.add_argument("keep_id", metavar="KEEP_ID", help="the fact kept (the current value)")
-    parser.add_argument("other_ids", nargs="+", metavar="OTHER_ID", help="the facts it supersedes")
-    add_store_arguments(parser)
-    parser.add_argument("--yes", action="store_true", help="merge without asking")
-    parser.add_argument("--dry-run", action="store_true", help="only show the plan")
-    parser.add_argument("--json", action="store_true", help="print JSON for scripts")
-    parser.set_defaults(handler=run_merge)

@@ -11,13 +11,19 @@ is kept), 2 bad input.
 
 from __future__ import annotations
 
-import argparse
 import sys
 
+from memexplorer.cli.command_classes import Args, command, group
 from memexplorer.cli.commands.common import EXIT_OK, print_json
+from memexplorer.cli.commands.options import argument, json_option
+
+_RELEASE = argument("release", "a release, e.g. ladybug==0.17.1", metavar="PKG==VER")
 
 
-def _add(args: argparse.Namespace) -> int:
+@command("add", "install a release into the cache, e.g. ladybug==0.17.1")
+@_RELEASE
+@json_option()
+def add(args: Args) -> int:
     from memexplorer.storage.engine_cache import add_engine
 
     def say(line: str) -> None:
@@ -31,7 +37,9 @@ def _add(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _list(args: argparse.Namespace) -> int:
+@command("list", "the releases in the cache")
+@json_option()
+def list_(args: Args) -> int:
     from memexplorer.storage.engine_cache import cache_root, list_engines
 
     engines = list_engines()
@@ -49,7 +57,9 @@ def _list(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _remove(args: argparse.Namespace) -> int:
+@command("remove", "delete a release from the cache")
+@_RELEASE
+def remove(args: Args) -> int:
     from memexplorer.storage.engine_cache import remove_engine
 
     engine = remove_engine(args.release)
@@ -57,20 +67,7 @@ def _remove(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "engines",
-        help="install other kuzu and ladybug releases to read stores they wrote",
-        description=__doc__.split("\n\n", 1)[1] if __doc__ else None,
-    )
-    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-    add = actions.add_parser("add", help="install a release into the cache, e.g. ladybug==0.17.1")
-    add.add_argument("release", metavar="PKG==VER")
-    add.add_argument("--json", action="store_true", help="print JSON for scripts")
-    add.set_defaults(handler=_add)
-    listing = actions.add_parser("list", help="the releases in the cache")
-    listing.add_argument("--json", action="store_true", help="print JSON for scripts")
-    listing.set_defaults(handler=_list)
-    remove = actions.add_parser("remove", help="delete a release from the cache")
-    remove.add_argument("release", metavar="PKG==VER")
-    remove.set_defaults(handler=_remove)
+engines = group("engines", "install other kuzu and ladybug releases to read stores they wrote",
+                description=__doc__.split("\n\n", 1)[1] if __doc__ else None)  # fmt: skip
+for action in (add, list_, remove):
+    engines.add_command(action)

@@ -3,11 +3,14 @@ contain a text, in every store and agent under a home, grouped by store and agen
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import click
+
+from memexplorer.cli.command_classes import Args, command
 from memexplorer.cli.commands.common import EXIT_FAILED, EXIT_OK, default_home, print_json, warn
+from memexplorer.cli.commands.options import argument, json_option
 
 if TYPE_CHECKING:
     from memexplorer.operator.find import FindGroup
@@ -44,7 +47,15 @@ def _print(group: FindGroup, text: str, last: tuple[Path, str] | None) -> None:
         print(f"    … {group.total - len(group.hits)} more (--all shows every one)")
 
 
-def run(args: argparse.Namespace) -> int:
+@command("grep", "find a text in every store and agent under a home (facts, episodes, "
+         "experiences, flat memories)")  # fmt: skip
+@argument("text", "the text to find (case-insensitive)")
+@argument("path", "the home or store to search (default ~/.amplihack)", required=False)
+@click.option("--limit", type=int, default=20,
+              help="hits shown per store, agent and table (default 20)")  # fmt: skip
+@click.option("--all", "all", is_flag=True, help="show every hit")
+@json_option()
+def grep(args: Args) -> int:
     from memexplorer.operator.find import FindSkipped, find_text
 
     root = Path(args.path).expanduser() if args.path else default_home()
@@ -69,21 +80,3 @@ def run(args: argparse.Namespace) -> int:
     elif last is None:
         print(f"No facts, episodes, experiences or memories under {root} contain {args.text!r}.")
     return EXIT_FAILED if skipped and not groups and last is None else EXIT_OK
-
-
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "grep",
-        help="find a text in every store and agent under a home (facts, episodes, "
-        "experiences, flat memories)",
-    )
-    parser.add_argument("text", help="the text to find (case-insensitive)")
-    parser.add_argument(
-        "path", nargs="?", help="the home or store to search (default ~/.amplihack)"
-    )
-    parser.add_argument(
-        "--limit", type=int, default=20, help="hits shown per store, agent and table (default 20)"
-    )
-    parser.add_argument("--all", action="store_true", help="show every hit")
-    parser.add_argument("--json", action="store_true", help="print JSON for scripts")
-    parser.set_defaults(handler=run)

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-import argparse
 from typing import TYPE_CHECKING, Any
 
+import click
+
+from memexplorer.cli.command_classes import Args, command
 from memexplorer.cli.commands.common import (
     EXIT_FAILED,
     EXIT_OK,
-    add_memory_option,
     output_console,
     print_json,
     progress,
     warn,
 )
+from memexplorer.cli.commands.options import argument, json_option, memory_option
 
 if TYPE_CHECKING:
     from memexplorer.operator.migrate import MigrationResult
@@ -58,11 +60,30 @@ def _print_table(result: MigrationResult) -> None:
     console.print(table)
 
 
-def run(args: argparse.Namespace) -> int:
+@command("migrate", "copy a HierarchicalMemory store into a NEW store of the other engine "
+         "(Kuzu, LadybugDB, amplihack-rs SQLite), with counts checked")  # fmt: skip
+@argument("source", "the store to copy (its file or the agent's folder)")
+@argument("target", "the new store file to write (must not exist)")
+@click.option(
+    "--agent",
+    multiple=True,
+    help="copy only this agent (repeatable; default: every agent of the source)",
+)
+@click.option(
+    "--engine",
+    type=click.Choice(["kuzu", "ladybug", "sqlite"]),
+    help="the new store's engine (default: the other graph engine; ladybug for an "
+    "amplihack-rs SQLite store); sqlite writes amplihack-rs's <agent>.db schema",
+)
+@json_option("print the result as JSON")
+@memory_option()
+def migrate(args: Args) -> int:
     from memexplorer.operator.migrate import migrate_store
 
     with progress(f"Migrating {args.source}"):
-        result = migrate_store(args.source, args.target, agents=args.agent, engine=args.engine)
+        result = migrate_store(
+            args.source, args.target, agents=list(args.agent) or None, engine=args.engine
+        )
     if args.json:
         print_json(_as_json(result))
     else:
@@ -74,27 +95,3 @@ def run(args: argparse.Namespace) -> int:
             warn(f"{agent.agent}: counts differ in {', '.join(agent.differing)}")
     warn(f"the new store {result.target} does not hold everything the source does")
     return EXIT_FAILED
-
-
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "migrate",
-        help="copy a HierarchicalMemory store into a NEW store of the other engine "
-        "(Kuzu, LadybugDB, amplihack-rs SQLite), with counts checked",
-    )
-    parser.add_argument("source", help="the store to copy (its file or the agent's folder)")
-    parser.add_argument("target", help="the new store file to write (must not exist)")
-    parser.add_argument(
-        "--agent",
-        action="append",
-        help="copy only this agent (repeatable; default: every agent of the source)",
-    )
-    parser.add_argument(
-        "--engine",
-        choices=("kuzu", "ladybug", "sqlite"),
-        help="the new store's engine (default: the other graph engine; ladybug for an "
-        "amplihack-rs SQLite store); sqlite writes amplihack-rs's <agent>.db schema",
-    )
-    parser.add_argument("--json", action="store_true", help="print the result as JSON")
-    add_memory_option(parser)
-    parser.set_defaults(handler=run)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import click
+
+from memexplorer.cli.command_classes import Args, command
 from memexplorer.cli.commands.common import EXIT_OK, print_json
+from memexplorer.cli.commands.options import agent_argument, argument, json_option, store_options
 from memexplorer.operator.terminal_text import terminal_safe
 from memexplorer.operator.wording import counted
 
@@ -47,14 +50,11 @@ def _node_dict(node: KnowledgeNode) -> dict[str, Any]:
     }
 
 
+_EDGE_FIELDS = ("source_id", "target_id", "relationship", "weight", "metadata")
+
+
 def _edge_dict(edge: KnowledgeEdge) -> dict[str, Any]:
-    return {
-        "source_id": edge.source_id,
-        "target_id": edge.target_id,
-        "relationship": edge.relationship,
-        "weight": edge.weight,
-        "metadata": edge.metadata,
-    }
+    return {name: getattr(edge, name) for name in _EDGE_FIELDS}
 
 
 def _print_subgraph(agent: str, store: str, subgraph: KnowledgeSubgraph) -> None:
@@ -90,7 +90,23 @@ def print_missed(explanation: Explanation) -> None:
         print(f"   {item['node_id']} · cut by {item['cut_by']}: {item['reason']}")
 
 
-def run(args: argparse.Namespace) -> int:
+@command("query", "run an agent's retrieval on a text: the nodes, edges and why")
+@agent_argument("the agent whose memory to search")
+@argument("text", "what to retrieve knowledge about")
+@store_options()
+@click.option("--max-nodes", type=int, default=20, help="at most this many nodes (default 20)")
+@click.option("--max-depth", type=int, default=2, help="SIMILAR_TO hops to follow (default 2)")
+@click.option(
+    "--profile",
+    help="whose retrieval to run, one of library, amplihack-rs, ranked: library is "
+    "amplihack-memory-lib's (the default; amplihack-rs on an amplihack-rs SQLite "
+    "store), ranked memexplorer's own",
+)
+@click.option("--explain", is_flag=True,
+              help="also list the facts 'ranked' finds and the profile left out, "
+              "with the step that cut each")  # fmt: skip
+@json_option()
+def query(args: Args) -> int:
     from memexplorer.memory.retrieval_explain import explain_retrieval
     from memexplorer.memory.retrieval_profiles import DEFAULT_PROFILE, check_profile
     from memexplorer.operator.agent_memory import open_agent_memory
@@ -147,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _run_on_sqlite(args: argparse.Namespace, store: Path) -> int:
+def _run_on_sqlite(args: Args, store: Path) -> int:
     """A query on amplihack-rs's SQLite store: the agent's own (amplihack-rs) retrieval."""
     from memexplorer.memory.retrieval_profiles import check_profile
     from memexplorer.operator.retrieval_rs_sqlite import rs_sqlite_retrieve
@@ -174,41 +190,3 @@ def _run_on_sqlite(args: argparse.Namespace, store: Path) -> int:
         print(f"profile: {profile}")
         _print_subgraph(args.agent, str(store), subgraph)
     return EXIT_OK
-
-
-def add_store_arguments(parser: argparse.ArgumentParser) -> None:
-    """--store and --home, as query and chain share them."""
-    parser.add_argument("--store", help="the store file, the agent's folder, or an amplihack home")
-    parser.add_argument("--home", help="the amplihack home when --store is not given")
-
-
-def register(subparsers: argparse._SubParsersAction) -> None:
-    from memexplorer.memory.retrieval_profiles import PROFILES
-
-    parser = subparsers.add_parser(
-        "query", help="run an agent's retrieval on a text: the nodes, edges and why"
-    )
-    parser.add_argument("agent", help="the agent whose memory to search")
-    parser.add_argument("text", help="what to retrieve knowledge about")
-    add_store_arguments(parser)
-    parser.add_argument(
-        "--max-nodes", type=int, default=20, help="at most this many nodes (default 20)"
-    )
-    parser.add_argument(
-        "--max-depth", type=int, default=2, help="SIMILAR_TO hops to follow (default 2)"
-    )
-    parser.add_argument(
-        "--profile",
-        default=None,
-        help=f"whose retrieval to run, one of {', '.join(PROFILES)}: library is "
-        "amplihack-memory-lib's (the default; amplihack-rs on an amplihack-rs SQLite "
-        "store), ranked memexplorer's own",
-    )
-    parser.add_argument(
-        "--explain",
-        action="store_true",
-        help="also list the facts 'ranked' finds and the profile left out, "
-        "with the step that cut each",
-    )
-    parser.add_argument("--json", action="store_true", help="print JSON for scripts")
-    parser.set_defaults(handler=run)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import argparse
 from typing import TYPE_CHECKING
 
+from memexplorer.cli.command_classes import Args, command
 from memexplorer.cli.commands.common import EXIT_OK, print_json, progress
 from memexplorer.cli.commands.confirm import refusal
+from memexplorer.cli.commands.options import argument, json_option, yes_option
 from memexplorer.operator.wording import counted, rows_and_edges, whole_store_question
 
 if TYPE_CHECKING:
@@ -34,14 +35,24 @@ def _question(record: BackupRecord) -> str:
     )
 
 
-def run(args: argparse.Namespace) -> int:
+@command(
+    "restore", "write a backup's rows back into the store it came from",
+    description="Bring back what a clean removed (or a redaction changed), in one "
+    "transaction: nodes first, then edges. Rows that exist again are reported, not "
+    "duplicated. Exit codes: 0 ok, 1 failed (or writes disabled: MEMEXPLORER_READ_ONLY=1), "
+    "2 bad input or no --yes without a terminal, 3 the store is locked by another "
+    "process or another memexplorer writer holds it (the message names its PID).",
+)  # fmt: skip
+@argument("backup", "a backup folder (see memexplorer backups)")
+@yes_option("restore")
+@json_option()
+def restore(args: Args) -> int:
     from memexplorer.operator.backups import read_backup, restore_backup
 
     record, _ = read_backup(args.backup)
-    if not args.yes:
-        stop = refusal(_question(record), "restore")
-        if stop is not None:
-            return stop
+    stop = None if args.yes else refusal(_question(record), "restore")
+    if stop is not None:
+        return stop
     with progress("Restoring"):
         result = restore_backup(args.backup)
     if args.json:
@@ -64,21 +75,3 @@ def run(args: argparse.Namespace) -> int:
             parts.append(f"{table.missing_endpoint:,} edges skipped (an endpoint is gone)")
         print(f"  {name}: " + ", ".join(parts))
     return EXIT_OK
-
-
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "restore",
-        help="write a backup's rows back into the store it came from",
-        description="Bring back what a clean removed (or a redaction changed), in one "
-        "transaction: nodes first, then edges. Rows that exist again are reported, not "
-        "duplicated. Exit codes: 0 ok, 1 failed (or writes disabled: MEMEXPLORER_READ_ONLY=1), "
-        "2 bad input or no --yes without a terminal, 3 the store is locked by another "
-        "process or another memexplorer writer holds it (the message names its PID).",
-    )
-    parser.add_argument(
-        "backup", metavar="BACKUP", help="a backup folder (see memexplorer backups)"
-    )
-    parser.add_argument("--yes", action="store_true", help="restore without asking")
-    parser.add_argument("--json", action="store_true", help="print JSON for scripts")
-    parser.set_defaults(handler=run)

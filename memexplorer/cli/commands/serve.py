@@ -11,15 +11,18 @@ own page (Origin). It listens on loopback unless ``--public`` says otherwise.
 
 from __future__ import annotations
 
-import argparse
 import shlex
 import sys
 from pathlib import Path
 
+import click
+
+from memexplorer.cli.command_classes import Args, command
 from memexplorer.cli.commands.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from memexplorer.cli.commands.options import argument
 from memexplorer.cli.commands.serve_access import Access, is_loopback, url_host
 
-__all__ = ["app_command", "is_loopback", "register", "run"]
+__all__ = ["app_command", "is_loopback", "serve"]
 
 DEFAULT_PORT = 8000
 
@@ -36,7 +39,7 @@ def app_command(path: str | None, *, allow_writes: bool = False) -> str:
     return command if allow_writes else f"{READ_ONLY_ENV}=1 {command}"
 
 
-def _refused_host(args: argparse.Namespace) -> str | None:
+def _refused_host(args: Args) -> str | None:
     if not 0 <= args.port < 65536:
         return f"error: port {args.port} is not between 0 and 65535 (0: any free port)"
     if not is_loopback(args.host) and not args.public:
@@ -48,7 +51,33 @@ def _refused_host(args: argparse.Namespace) -> str | None:
     return None
 
 
-def run(args: argparse.Namespace) -> int:
+@command(
+    "serve", "the app in a web browser (textual-serve): read-only, behind a token",
+    description="Serve the memexplorer app to web browsers through textual-serve: each "
+    "tab runs its own app on PATH, with every write refused unless --allow-writes. "
+    "The printed URL carries a random token; without it (or from another site's "
+    "page) the server refuses. Listens on 127.0.0.1 unless --public.",
+)  # fmt: skip
+@argument("path", "a store, an agent folder or a home (default: as the app)", required=False)
+@click.option("--host", default="127.0.0.1",
+              help="address to listen on (default 127.0.0.1; others need --public)")  # fmt: skip
+@click.option(
+    "--port",
+    type=int,
+    default=DEFAULT_PORT,
+    help=f"port to listen on (default {DEFAULT_PORT}; 0 picks a free one, printed)",
+)
+@click.option("--allow-writes", is_flag=True,
+              help="let the served app write (the writing switch, clean, redact, import, "
+              "console writes); the token is still required")  # fmt: skip
+@click.option("--public", is_flag=True,
+              help="allow a non-loopback --host: anyone who reaches it and has the URL "
+              "with its token can read the stores")  # fmt: skip
+@click.option("--public-url", metavar="URL",
+              help="the URL browsers use to reach this server, when it differs "
+              "from http://HOST:PORT (behind a proxy, or listening on 0.0.0.0); "
+              "its origin is the one the server accepts")  # fmt: skip
+def serve(args: Args) -> int:
     refusal = _refused_host(args)
     if refusal is not None:
         print(refusal, file=sys.stderr)
@@ -82,51 +111,3 @@ def run(args: argparse.Namespace) -> int:
 
     asyncio.run(serve_until_stopped(server, sock, ready))
     return EXIT_OK
-
-
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "serve",
-        help="the app in a web browser (textual-serve): read-only, behind a token",
-        description="Serve the memexplorer app to web browsers through textual-serve: each "
-        "tab runs its own app on PATH, with every write refused unless --allow-writes. "
-        "The printed URL carries a random token; without it (or from another site's "
-        "page) the server refuses. Listens on 127.0.0.1 unless --public.",
-    )
-    parser.add_argument(
-        "path",
-        nargs="?",
-        metavar="PATH",
-        help="a store, an agent folder or a home (default: as the app)",
-    )
-    parser.add_argument(
-        "--host",
-        default="127.0.0.1",
-        help="address to listen on (default 127.0.0.1; others need --public)",
-    )
-    parser.add_argument(
-        "--port",
-        type=int,
-        default=DEFAULT_PORT,
-        help=f"port to listen on (default {DEFAULT_PORT}; 0 picks a free one, printed)",
-    )
-    parser.add_argument(
-        "--allow-writes",
-        action="store_true",
-        help="let the served app write (the writing switch, clean, redact, import, "
-        "console writes); the token is still required",
-    )
-    parser.add_argument(
-        "--public",
-        action="store_true",
-        help="allow a non-loopback --host: anyone who reaches it and has the URL "
-        "with its token can read the stores",
-    )
-    parser.add_argument(
-        "--public-url",
-        metavar="URL",
-        help="the URL browsers use to reach this server, when it differs "
-        "from http://HOST:PORT (behind a proxy, or listening on 0.0.0.0); "
-        "its origin is the one the server accepts",
-    )
-    parser.set_defaults(handler=run)

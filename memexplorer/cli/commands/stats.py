@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from memexplorer.cli.command_classes import Args, command
 from memexplorer.cli.commands.common import (
     EXIT_FAILED,
     EXIT_OK,
@@ -15,6 +15,7 @@ from memexplorer.cli.commands.common import (
     print_json,
     warn,
 )
+from memexplorer.cli.commands.options import argument, json_option, wide_option
 
 if TYPE_CHECKING:
     from memexplorer.memory.inspection import StoreSummary
@@ -66,7 +67,11 @@ def _error_dict(exc: MemoryError) -> dict[str, object]:
     return data
 
 
-def run(args: argparse.Namespace) -> int:
+@command("stats", "what each store under PATH is, and its counts per agent")
+@argument("path", "a store, an agent folder or a home (default ~/.amplihack)", required=False)
+@json_option()
+@wide_option()
+def stats(args: Args) -> int:
     from memexplorer.memory.inspection import summarize_store
     from memexplorer.storage.exceptions import MemoryError
     from memexplorer.storage.stores import find_stores
@@ -90,23 +95,9 @@ def run(args: argparse.Namespace) -> int:
     else:
         if not summaries:
             print(f"No memory stores found under {root}", file=sys.stderr)
-        _print_stats(summaries, wide=getattr(args, "wide", False))
+        _print_stats(summaries, wide=args.wide)
     for exc in failures:
         warn(f"{exc.title}: {exc.message}")
         if command := getattr(exc, "add_command", ""):
             warn(f"to read it: {command}")
     return EXIT_FAILED if failures and not summaries else EXIT_OK
-
-
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "stats", help="what each store under PATH is, and its counts per agent"
-    )
-    parser.add_argument(
-        "path", nargs="?", help="a store, an agent folder or a home (default ~/.amplihack)"
-    )
-    parser.add_argument("--json", action="store_true", help="print JSON for scripts")
-    parser.add_argument(
-        "--wide", action="store_true", help="never wrap a table row, even on a narrow terminal"
-    )
-    parser.set_defaults(handler=run)

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-import argparse
 from typing import TYPE_CHECKING
 
+import click
+
+from memexplorer.cli.command_classes import Args, command
 from memexplorer.cli.commands.common import EXIT_OK, output_console, print_json, warn
+from memexplorer.cli.commands.options import POSITIVE, home_option, json_option
+from memexplorer.memory.flat_tree import DEFAULT_MEMORIES_PER_SESSION
 
 if TYPE_CHECKING:
     from memexplorer.memory.flat_model import FlatMemory
@@ -93,7 +97,24 @@ def _print_tree(tree: FlatTree, resolution: BackendResolution) -> None:
     output_console().print(root)
 
 
-def run(args: argparse.Namespace) -> int:
+@command("tree", "flat session memory: sessions, their memories and agents")
+@click.option("--backend",
+              help="sqlite, graph-db or kuzu (wins over AMPLIHACK_MEMORY_BACKEND; default: "
+              "auto-detect)")  # fmt: skip
+@click.option("--session", metavar="ID", help="show only this session")
+@click.option("--type", "type", metavar="T", help="show only memories of this type")
+@click.option("--depth", type=POSITIVE, default=3, metavar="N",
+              help="1 sessions, 2 + memories, 3 + content (default 3)")  # fmt: skip
+@click.option(
+    "--limit",
+    type=POSITIVE,
+    default=DEFAULT_MEMORIES_PER_SESSION,
+    metavar="N",
+    help=f"memories shown per session (default {DEFAULT_MEMORIES_PER_SESSION})",
+)
+@home_option()
+@json_option()
+def tree(args: Args) -> int:
     from memexplorer.memory.flat_store import open_flat_store
     from memexplorer.memory.flat_tree import build_flat_tree
     from memexplorer.storage.backend_choice import resolve_backend
@@ -114,38 +135,3 @@ def run(args: argparse.Namespace) -> int:
     else:
         _print_tree(tree, resolution)
     return EXIT_OK
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of 1 or more")
-    return value
-
-
-def register(subparsers: argparse._SubParsersAction) -> None:
-    from memexplorer.memory.flat_tree import DEFAULT_MEMORIES_PER_SESSION
-
-    parser = subparsers.add_parser(
-        "tree", help="flat session memory: sessions, their memories and agents"
-    )
-    parser.add_argument(
-        "--backend",
-        help="sqlite, graph-db or kuzu (wins over AMPLIHACK_MEMORY_BACKEND; default: auto-detect)",
-    )
-    parser.add_argument("--session", metavar="ID", help="show only this session")
-    parser.add_argument("--type", metavar="T", help="show only memories of this type")
-    parser.add_argument(
-        "--depth", type=_positive, default=3, metavar="N",
-        help="1 sessions, 2 + memories, 3 + content (default 3)",
-    )  # fmt: skip
-    parser.add_argument(
-        "--limit", type=_positive, default=DEFAULT_MEMORIES_PER_SESSION, metavar="N",
-        help=f"memories shown per session (default {DEFAULT_MEMORIES_PER_SESSION})",
-    )  # fmt: skip
-    parser.add_argument("--home", metavar="H", help="the amplihack home (default ~/.amplihack)")
-    parser.add_argument("--json", action="store_true", help="print JSON for scripts")
-    parser.set_defaults(handler=run)
