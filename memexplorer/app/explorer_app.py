@@ -1,13 +1,12 @@
 """memexplorer's terminal app: a small App that delegates to its screens.
 
-It owns three things only: the open stores (read-only browsers), the node
-history (back and forward, like a browser), and the one error path (every
-failed worker ends in the error modal).
+It owns three things only: the operator session (the open stores, given to
+every screen it builds: operator_session.py), the node history (back and
+forward, like a browser), and the one error path (the error modal).
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 
@@ -19,15 +18,14 @@ from memexplorer.app.command import Commands
 from memexplorer.app.config import Config, load_config
 from memexplorer.app.control_filter import ControlCharacterFilter
 from memexplorer.app.explorer_commands import APP_COMMANDS
+from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.error_modal import ErrorModal
 from memexplorer.app.screens.main_screen import MainScreen
 from memexplorer.app.screens.node_detail_screen import NodeDetailScreen
 from memexplorer.app.theme import THEME
 from memexplorer.app.widgets.node_ref import NodeRef
 from memexplorer.app.widgets.stores_tree import StoresTree
-from memexplorer.operator.browsers import BrowserPool
-from memexplorer.operator.memories import MemoryPool
-from memexplorer.operator.store_watch import StoreWatch, store_place
+from memexplorer.operator.store_watch import store_place
 
 __all__ = ["MemExplorerApp", "create_app"]
 
@@ -51,15 +49,8 @@ class MemExplorerApp(App[None]):
         self.page_size = page_size
         #: Seconds between looks at the listed stores' files (stat calls only).
         self.watch_interval = watch_interval
-        self.store_watch = StoreWatch()
-        #: Stores that changed on disk since they were loaded, in the order noticed.
-        self.changed_stores: list[Path] = []
-        #: Stores this app is writing now: their files move, and that is no news.
-        self.writes_under_way: set[Path] = set()
-        self._noticed: dict[Path, float] = {}
         self.config = config or Config()
-        self.browsers = BrowserPool()
-        self.memories = MemoryPool(self.browsers)
+        self.session = OperatorSession(root, self)
         self.history: list[NodeRef] = []
         self.position = -1
         self._filters.append(ControlCharacterFilter())
@@ -68,14 +59,14 @@ class MemExplorerApp(App[None]):
         self.register_theme(THEME)
         self.theme = self.config.theme
         self.set_keymap(self.config.keymap)
-        self.push_screen(MainScreen(self.root, self.page_size))
+        self.push_screen(MainScreen(self.session, self.page_size))
         self.set_interval(self.watch_interval, self.check_stores)
         error = self.config.error()
         if error is not None:
             self.show_error(error)
 
     def on_unmount(self) -> None:
-        self.browsers.shutdown()
+        self.session.shutdown()
 
     # -- the one error path ----------------------------------------------------------------
     def show_error(self, error: BaseException) -> None:
@@ -86,38 +77,23 @@ class MemExplorerApp(App[None]):
     # -- stores changed on disk (an agent wrote to them) ------------------------------------
     @on(StoresTree.StoresLoaded)
     def watch_listed_stores(self, message: StoresTree.StoresLoaded) -> None:
-        """Watch what the tree lists; a fresh listing means every store was reopened."""
-        self.store_watch.watch(entry.path for entry in message.entries)
-        # A change noticed while the listing ran may not be in what it read: R still
-        # offers it, so the notice and R agree.
-        self.changed_stores = [
-            path for path in self.changed_stores
-            if self._noticed.get(path, 0.0) >= message.started
-        ]  # fmt: skip
+        """Watch what the tree lists; a fresh listing means every store was reopened (a
+        change noticed while it ran stays offered: R and the notice agree)."""
+        self.session.stores_listed((e.path for e in message.entries), message.started)
 
     def check_stores(self) -> None:
         """Offer a reload once per store that changed since it was loaded."""
-        for path in self.store_watch.changed():
-            if path in self.writes_under_way:
-                continue
-            self._noticed[path] = time.monotonic()
-            if path not in self.changed_stores:
-                self.changed_stores.append(path)
-                self.notify(
-                    f"{store_place(path, self.root)} changed on disk — R to reload",
-                    title="Store changed", timeout=10,
-                )  # fmt: skip
+        for path in self.session.newly_changed():
+            self.notify(f"{store_place(path, self.root)} changed on disk — R to reload",
+                        title="Store changed", timeout=10)  # fmt: skip
 
     def action_reload_changed(self) -> None:
         """Close the changed stores' browsers; the stores screen reloads their counts
         and the open table at the page it showed."""
-        paths, self.changed_stores = self.changed_stores, []
+        paths = self.session.take_changed()
         if not paths:
             self.notify("No store changed on disk since it was loaded")
             return
-        for path in paths:
-            self.browsers.forget(path)
-        self.store_watch.accept(paths)
         main = next(s for s in self.screen_stack if isinstance(s, MainScreen))
         main.reload_stores(paths)
 
@@ -133,7 +109,7 @@ class MemExplorerApp(App[None]):
         if isinstance(self.screen, NodeDetailScreen):
             self.screen.show(ref)
         else:
-            self.push_screen(NodeDetailScreen(ref))
+            self.push_screen(NodeDetailScreen(self.session, ref))
 
     def action_back(self) -> None:
         if not isinstance(self.screen, NodeDetailScreen):
@@ -163,7 +139,7 @@ class MemExplorerApp(App[None]):
         if isinstance(self.screen, FindScreen):
             self.screen.action_focus_text()
         else:
-            self.push_screen(FindScreen(self.root))
+            self.push_screen(FindScreen(self.session))
 
     # -- help and the command palette ------------------------------------------------------
     def action_help(self) -> None:

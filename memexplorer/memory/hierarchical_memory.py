@@ -73,6 +73,9 @@ class HierarchicalMemory(GraphHandle[GraphStore], FactReading, FactWriting):
     "read" never writes; "write" takes the write lock at once. ``engine``
     ("kuzu" or "ladybug") is the one a NEW store is created with (an agent
     folder gets its ``kuzu_db`` or ``ladybug_db``); an existing store keeps its own.
+    ``buffer_pool_size`` (bytes) is the pool a writing open gets (default: the
+    engine's, most of the machine's memory; kuzu keeps state for every page of
+    it, some 40 MB for 19 GiB): an import's staged store opens with its own.
     """
 
     def __init__(
@@ -82,6 +85,7 @@ class HierarchicalMemory(GraphHandle[GraphStore], FactReading, FactWriting):
         *,
         mode: Mode = "auto",
         engine: GraphEngine = "kuzu",
+        buffer_pool_size: int | None = None,
     ) -> None:
         self.agent_name = validate_agent_name(agent_name)
         if db_path is None:
@@ -91,6 +95,7 @@ class HierarchicalMemory(GraphHandle[GraphStore], FactReading, FactWriting):
         )
         self.mode = mode
         self.engine = engine
+        self._write_pool = buffer_pool_size
         self._classifier = MemoryClassifier()
         self._graph: GraphStore | None = None
         self._recent: deque[dict[str, Any]] | None = None
@@ -104,10 +109,11 @@ class HierarchicalMemory(GraphHandle[GraphStore], FactReading, FactWriting):
     # -- connection management (graph, read_only: GraphHandle) -------------------------
     def _open_for_writing(self) -> None:
         if self.db_path.exists():
-            graph = open_graph(self.db_path, read_only=False)
+            graph = open_graph(self.db_path, read_only=False, buffer_pool_size=self._write_pool)
         else:
             make_private_dirs(self.db_path.parent)
-            graph = open_graph_store(self.db_path, read_only=False, create=self.engine)
+            graph = open_graph_store(self.db_path, read_only=False, create=self.engine,
+                                     buffer_pool_size=self._write_pool)  # fmt: skip
         enforce_private_store(self.db_path)
         create_schema(graph)
         columns = [name for name, _ in graph.columns("SIMILAR_TO")]

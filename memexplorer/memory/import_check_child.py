@@ -18,6 +18,7 @@ from pathlib import Path
 from memexplorer.memory.import_spill import RowSpill
 from memexplorer.memory.import_stream_check import FileSummary, check_export_file
 from memexplorer.storage.exceptions import ImportDataError, MemoryError
+from memexplorer.storage.memory_budget import give_back_freed_memory
 
 __all__ = ["CHILD_BYTES", "check_import_file", "check_in_child"]
 
@@ -31,7 +32,9 @@ def check_import_file(source: Path, *, merge: bool, spill: RowSpill) -> FileSumm
     large (see the module docstring), else here."""
     if source.stat().st_size >= CHILD_BYTES:
         return check_in_child(source, merge=merge, spill=spill)
-    return check_export_file(source, merge=merge, spill=spill)
+    summary = check_export_file(source, merge=merge, spill=spill)
+    give_back_freed_memory()  # the records' and batches' pages, before the writing step
+    return summary
 
 
 def check_in_child(source: Path, *, merge: bool, spill: RowSpill) -> FileSummary:

@@ -80,7 +80,8 @@ class _Reopening:
     def store(self) -> GraphStore:
         if self.graph is None:
             self.graph = open_graph_store(self.path, read_only=False,
-                                          buffer_pool_size=self.sizes.pool)  # fmt: skip
+                                          buffer_pool_size=self.sizes.pool,
+                                          max_threads=self.sizes.threads)  # fmt: skip
             self.copied = 0
         return self.graph
 
@@ -130,9 +131,10 @@ def write_export_file(
     if not merge:
         with graph.transaction():
             clear_agent(graph, agent_id)
-    sizes = import_sizes()
+    sizes = import_sizes(records=summary.total)
     staged = _Reopening(graph.path, sizes)
     graph.close()
+    give_back_freed_memory()
     try:
         for table in spill.tables():
             order = None

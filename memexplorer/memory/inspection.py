@@ -12,6 +12,7 @@ from typing import Literal
 
 from memexplorer.memory.rs_sqlite_read import counts_by_agent
 from memexplorer.memory.rs_sqlite_schema import is_rs_hierarchical
+from memexplorer.storage.cached_catalog import CachedCatalog
 from memexplorer.storage.exceptions import CorruptStoreError
 from memexplorer.storage.graph_counts import AGENT_COLUMNS, agent_column, agent_counts
 from memexplorer.storage.graph_open import open_graph_store
@@ -109,11 +110,16 @@ class StoreSummary:
 
 
 def open_graph(
-    path: str | Path, *, read_only: bool = True, allow_upgrade: bool = False
+    path: str | Path,
+    *,
+    read_only: bool = True,
+    allow_upgrade: bool = False,
+    buffer_pool_size: int | None = None,
 ) -> GraphStore:
     """Open a graph store after checking its header names an engine we have
-    (``allow_upgrade``: see :func:`open_graph_store`)."""
-    return open_graph_store(path, read_only=read_only, allow_upgrade=allow_upgrade)
+    (``allow_upgrade``, ``buffer_pool_size``: see :func:`open_graph_store`)."""
+    return open_graph_store(path, read_only=read_only, allow_upgrade=allow_upgrade,
+                            buffer_pool_size=buffer_pool_size)  # fmt: skip
 
 
 def detect_kind(tables: set[str], columns: dict[str, set[str]]) -> Kind:
@@ -140,17 +146,18 @@ def _experience_layout(columns: dict[str, set[str]], tables: set[str]) -> str:
 
 def _summarize_graph(fmt: StoreFormat) -> StoreSummary:
     reader = store_reader(fmt)
-    with open_graph_store(fmt.path, read_only=True) as graph:
+    with open_graph_store(fmt.path, read_only=True) as store:
+        graph = CachedCatalog(store)  # the counts below ask the catalog again
         node_tables = graph.node_tables()
         rel_tables = graph.rel_tables()
         columns = {t: {c for c, _ in graph.columns(t)} for t in node_tables}
         tables = set(node_tables) | set(rel_tables)
         kind = detect_kind(tables, columns)
-        summary = StoreSummary(fmt.path, kind, graph.engine, graph.storage_version)
-        if (left := graph.unreplayed_log) is not None:
+        summary = StoreSummary(fmt.path, kind, store.engine, store.storage_version)
+        if (left := store.unreplayed_log) is not None:
             summary.note = f"{left.story}; {left.note}"
             summary.unreplayed_log = left.to_dict()
-        if (log := getattr(graph, "replayed_log", None)) is not None:
+        if (log := getattr(store, "replayed_log", None)) is not None:
             summary.note = f"its writer's log ({log.name}) replayed on a private copy"
         if reader is not None:
             summary.written_by = reader.written_by

@@ -50,6 +50,7 @@ from memexplorer.storage.exceptions import (
 )
 from memexplorer.storage.graph_shape import GRAPH_SHAPE, from_graph_shape
 from memexplorer.storage.graph_store import GraphStore
+from memexplorer.storage.memory_budget import import_sizes
 from memexplorer.storage.names import validate_agent_name
 from memexplorer.storage.private_dirs import make_private_dirs
 from memexplorer.storage.progress import TaskControl, checkpoint
@@ -170,11 +171,13 @@ def import_agent_store(
                 return write_export_file(graph, agent_id, spill, summary, merge=merge,
                                          control=control)  # fmt: skip
 
+        stage_pool = import_sizes(records=summary.total).pool
         make_private_dirs(store.parent)
         with write_gate(store, action="import") as ticket:
             result, backup = import_json_staged(
                 agent, store, write, merge=merge, control=control, engine=new_engine,
                 ticket=ticket, backup_home=backup_home,
+                new_stage_pool=None if summary.graph_shape else stage_pool,
             )  # fmt: skip
     counts = {
         "SemanticMemory": result["semantic_nodes_imported"],

@@ -77,6 +77,7 @@ def import_json_staged(
     engine: GraphEngine,
     ticket: GateTicket,
     backup_home: Path,
+    new_stage_pool: int | None = None,
 ) -> tuple[dict[str, Any], Path | None]:
     """Import into a staged copy of the store, then rename the copy over it.
 
@@ -86,12 +87,16 @@ def import_json_staged(
     one. A read-only handle on the store, held throughout, keeps any other
     process from writing to it meanwhile (kuzu refuses a writer while it is open).
     ``write`` puts the file (checked whole by the caller) into the staged copy.
+    ``new_stage_pool`` is the buffer pool of a stage that starts as a new, empty
+    file (a copy of the store keeps the engine's default: checks against its rows
+    may need it); the engine's default pool costs some 40 MB just to open.
     Returns the import's counts and the backup folder of a replaced store.
     """
     folder = stage_folder(store)
     stage = folder / store.name
     holder = None
     backup = None
+    pool = new_stage_pool
     try:
         if store.exists():
             require_graph_readable(sniff(store))
@@ -103,7 +108,10 @@ def import_json_staged(
             # 111 s against 29 s for 100k facts with their edges).
             if merge or not _holds_only(holder, agent):
                 copy_into_private_file(store, stage, control)
-        with HierarchicalMemory(agent, stage, mode="write", engine=engine) as memory:
+                pool = None
+        with HierarchicalMemory(
+            agent, stage, mode="write", engine=engine, buffer_pool_size=pool
+        ) as memory:
             result = write(memory.graph, memory.agent_name)
             checkpoint(control, "saving the new store")
         # Closing checkpointed the copy: it is one self-contained file now.

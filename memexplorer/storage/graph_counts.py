@@ -95,7 +95,8 @@ def agent_counts(
         if column is not None:
             agents_of[table] = _node_counts(graph, table, column)
     out: dict[str, dict[str, int]] = {}
-    sizes: dict[str, int] = {}
+    # A node table counted by agent has its size already: no count(*) to ask again.
+    sizes = {table: sum(counts.values()) for table, counts in agents_of.items()}
     for table, counts in agents_of.items():
         for agent, count in counts.items():
             out.setdefault(agent, {})[table] = count

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from memexplorer.storage.exceptions import (
     CheckpointInProgressError,
@@ -22,7 +22,6 @@ from memexplorer.storage.exceptions import (
 )
 from memexplorer.storage.graph_store import GraphStore
 from memexplorer.storage.graphdb import KuzuStore
-from memexplorer.storage.ladybug_store import LadybugStore, ladybug_installed
 from memexplorer.storage.private_dirs import make_private_dirs
 from memexplorer.storage.storage_versions import (
     LADYBUG_INSTALL,
@@ -32,8 +31,10 @@ from memexplorer.storage.storage_versions import (
 )
 from memexplorer.storage.store_readers import store_log, store_reader
 from memexplorer.storage.stores import StoreFormat, require_kuzu_readable, sniff
-from memexplorer.storage.worker_process import WorkerRuntime
-from memexplorer.storage.writer_log import CheckpointStore, ReplayedLogStore, unreplayable_log
+from memexplorer.storage.writer_log import unreplayable_log
+
+if TYPE_CHECKING:
+    from memexplorer.storage.worker_process import WorkerRuntime
 
 __all__ = ["open_graph_store", "require_graph_readable", "require_replayable"]
 
@@ -68,6 +69,8 @@ def _require_pinned_reads(fmt: StoreFormat) -> None:
     if fmt.engine != "ladybug":
         require_kuzu_readable(fmt)
         return
+    from memexplorer.storage.ladybug_store import ladybug_installed  # kuzu stores never need it
+
     version = fmt.storage_version
     if fmt.layout == "directory":
         raise UnsupportedEngineError(
@@ -107,8 +110,11 @@ def open_graph_store(
     allow_upgrade: bool = False,
     buffer_pool_size: int | None = None,
     max_db_size: int = 0,
+    max_threads: int = 0,
 ) -> GraphStore:
     """Open the Kuzu or LadybugDB store at ``path`` (read-only by default).
+    ``max_threads`` bounds the engine's threads (0: one per core); a store read
+    through a cached release ignores it.
 
     A missing path is created with the ``create`` engine ("kuzu" or
     "ladybug") when ``read_only`` is off and ``create`` is given; otherwise it
@@ -143,6 +149,8 @@ def open_graph_store(
         if not read_only:
             require_replayable(fmt)
         elif (left_behind := unreplayable_log(fmt)) is not None:
+            from memexplorer.storage.log_copy_stores import CheckpointStore
+
             return CheckpointStore(
                 left_behind, buffer_pool_size=buffer_pool_size, max_db_size=max_db_size
             )
@@ -154,7 +162,7 @@ def open_graph_store(
     store = _waiting_for_checkpoints(
         read_only,
         partial(_open_once, path, engine, fmt, read_only, allow_upgrade, buffer_pool_size,
-                max_db_size),
+                max_db_size, max_threads),
     )  # fmt: skip
     if fmt is None and path.is_file():
         path.chmod(0o600)  # a store this call created: private before any row is in it
@@ -171,6 +179,9 @@ def _open_cached(
     """Read a store with a cached release of its storage version: a log a writer left
     is replayed on a private copy (never on the store); otherwise the store itself
     is opened read-only. Writing is refused (see ``cached_worker``)."""
+    from memexplorer.storage.ladybug_store import LadybugStore
+    from memexplorer.storage.log_copy_stores import ReplayedLogStore
+
     log = store_log(fmt)
     version = fmt.storage_version or 0
     if log is not None and read_only:
@@ -211,8 +222,11 @@ def _open_once(
     allow_upgrade: bool,
     buffer_pool_size: int | None,
     max_db_size: int,
+    max_threads: int = 0,
 ) -> GraphStore:
     if engine == "ladybug":
+        from memexplorer.storage.ladybug_store import LadybugStore  # loaded for LadybugDB only
+
         return LadybugStore(
             path,
             read_only=read_only,
@@ -220,7 +234,9 @@ def _open_once(
             buffer_pool_size=buffer_pool_size,
             max_db_size=max_db_size,
             allow_upgrade=allow_upgrade,
+            max_threads=max_threads,
         )
     return KuzuStore(
-        path, read_only=read_only, buffer_pool_size=buffer_pool_size, max_db_size=max_db_size
-    )
+        path, read_only=read_only, buffer_pool_size=buffer_pool_size, max_db_size=max_db_size,
+        max_threads=max_threads,
+    )  # fmt: skip

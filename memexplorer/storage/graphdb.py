@@ -63,6 +63,7 @@ class KuzuStore(GraphStoreBase):
         read_only: bool = True,
         buffer_pool_size: int | None = None,
         max_db_size: int = 0,
+        max_threads: int = 0,
     ) -> None:
         import kuzu
 
@@ -77,6 +78,8 @@ class KuzuStore(GraphStoreBase):
             # max_db_size bounds the address space kuzu maps (8 TB by default),
             # which many stores open in one process can exhaust; 0 keeps the default.
             limits = {"max_db_size": max_db_size} if max_db_size > 0 else {}
+            if max_threads > 0:  # 0: kuzu's default, one per core
+                limits["max_num_threads"] = max_threads
             self._db = kuzu.Database(
                 str(self.path), read_only=read_only, buffer_pool_size=buffer_pool_size, **limits
             )

@@ -108,6 +108,7 @@ class LadybugStore(GraphStoreBase):
         max_db_size: int = 0,
         allow_upgrade: bool = False,
         runtime: WorkerRuntime = PINNED_LADYBUG,
+        max_threads: int = 0,
     ) -> None:
         self.path = Path(path)
         self.read_only = read_only
@@ -150,7 +151,7 @@ class LadybugStore(GraphStoreBase):
         self._worker = worker
         try:
             kind, payload = worker.call(
-                "open", str(self.path), read_only, buffer_pool_size, max_db_size
+                "open", str(self.path), read_only, buffer_pool_size, max_db_size, max_threads
             )
         except WorkerGone:
             raise self._stopped() from None

@@ -171,12 +171,19 @@ class Server:
         return VALUE, pickle.dumps(obj, _PICKLE)
 
     def op_open(
-        self, path: str, read_only: bool, buffer_pool_size: int, max_db_size: int
+        self,
+        path: str,
+        read_only: bool,
+        buffer_pool_size: int,
+        max_db_size: int,
+        max_threads: int = 0,
     ) -> tuple[int, bytes]:
         self.op_close()
         options: dict[str, Any] = {"read_only": read_only, "buffer_pool_size": buffer_pool_size}
         if max_db_size > 0:
             options["max_db_size"] = max_db_size
+        if max_threads > 0:
+            options["max_num_threads"] = max_threads
         db = self.ladybug.Database(path, **options)
         try:
             conn = self.ladybug.Connection(db)

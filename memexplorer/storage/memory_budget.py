@@ -21,6 +21,7 @@ from memexplorer.storage.graph_store import DEFAULT_BUFFER_POOL
 __all__ = [
     "ImportSizes",
     "buffer_pool_bytes",
+    "default_import_budget",
     "give_back_freed_memory",
     "import_sizes",
     "memory_budget",
@@ -88,8 +89,13 @@ def page_rows(pool: int | None = None) -> int:
     return max(low, min(high, pool // 1024**2 * _ROWS_PER_MIB))
 
 
-#: An import without ``--memory`` keeps to this budget (a million facts fit in it).
+#: An import without ``--memory`` keeps to at most this budget (a million facts fit in it).
 DEFAULT_IMPORT_BUDGET = 512 * 1024**2
+#: ... and to this much per record of the file, at least _SMALLEST_DEFAULT: the
+#: sizes that keep a million facts in 512 MiB took a file of 100k facts (412k
+#: records) to 296 MB, where 256 MiB's (and one thread) keep it near 210 MB.
+_BUDGET_PER_RECORD = 640
+_SMALLEST_DEFAULT = 128 * 1024**2
 #: A kuzu node group: nodes per COPY at most (a COPY fills whole node groups).
 _NODE_GROUP = 131_072
 #: The smallest pool an import gets: with 16 MiB kuzu 0.11.3 refused the first COPY
@@ -106,11 +112,21 @@ class ImportSizes:
     node_rows: int  # nodes per COPY
     edge_rows: int  # edges per COPY
     rows_per_open: int  # rows copied before the staged store is closed and opened again
+    threads: int = 0  # the engine's threads while copying (0: one per core)
 
 
-def import_sizes(budget: int | None = None) -> ImportSizes:
-    """The buffer pool, COPY batches and reopening interval an import keeps to
-    within ``budget`` bytes (default: ``--memory``, else 512 MiB).
+def default_import_budget(records: int | None) -> int:
+    """The budget of an import without ``--memory`` of a file of ``records`` records
+    (None: not known): 640 bytes a record, from 128 MiB up to 512 MiB."""
+    if records is None:
+        return DEFAULT_IMPORT_BUDGET
+    return max(_SMALLEST_DEFAULT, min(DEFAULT_IMPORT_BUDGET, records * _BUDGET_PER_RECORD))
+
+
+def import_sizes(budget: int | None = None, *, records: int | None = None) -> ImportSizes:
+    """The buffer pool, COPY batches, reopening interval and threads an import keeps
+    to within ``budget`` bytes (default: ``--memory``, else
+    :func:`default_import_budget` of the file's ``records``).
 
     Measured at a million facts (kuzu 0.11.3): the pool is not where an import's
     memory goes. Each open database keeps structures that grow with the rows
@@ -120,24 +136,35 @@ def import_sizes(budget: int | None = None) -> ImportSizes:
     ``rows_per_open`` rows. The pool gets a quarter of the budget, not half,
     and at least 64 MiB (a budget that small cannot be kept). A COPY costs
     about as much CPU whatever its size (1M nodes: 4 s in one, 10 s in 25k
-    batches), so batches are as large as the budget allows.
+    batches), so batches are as large as the budget allows. Each of kuzu's
+    threads keeps memory of its own through a COPY (65k facts into an open
+    store: some 90 MB on two threads, 70 MB on one, the same CPU; ``CALL
+    threads=1`` on the connection saved nothing), so a store written within a
+    budget under 512 MiB is opened with one thread.
     """
-    budget = budget or _budget or DEFAULT_IMPORT_BUDGET
+    budget = budget or _budget or default_import_budget(records)
     mib = budget // 1024**2
     return ImportSizes(
         pool=max(_IMPORT_MIN_POOL, budget // 4),
         node_rows=max(5_000, min(_NODE_GROUP, mib * 256)),
         edge_rows=max(20_000, min(4 * _NODE_GROUP, mib * 1024)),
         rows_per_open=max(20_000, min(4_000_000, mib * 256)),
+        threads=1 if budget < DEFAULT_IMPORT_BUDGET else 0,
     )
 
 
 def give_back_freed_memory() -> None:
-    """Return the C allocator's free pages to the system (glibc's ``malloc_trim``;
-    nothing elsewhere). Kuzu frees what a closed database held, but glibc keeps
-    it: 458 MB stayed after a close at 1M facts, 139 MB after a trim."""
+    """Return the allocators' free pages to the system: glibc's (``malloc_trim``;
+    nothing elsewhere) and, when pyarrow is loaded, its own pool's (mimalloc keeps
+    what Arrow batches freed: some 15 MB after an import's check at 100k facts).
+    Kuzu frees what a closed database held, but glibc keeps it: 458 MB stayed
+    after a close at 1M facts, 139 MB after a trim."""
     import ctypes
+    import sys
 
+    arrow = sys.modules.get("pyarrow")
+    if arrow is not None:
+        arrow.default_memory_pool().release_unused()
     try:
         trim = ctypes.CDLL(None).malloc_trim  # the C library the process runs on
     except (OSError, AttributeError):

@@ -14,9 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from memexplorer.storage.engine_cache import add_command, cached_engine
-from memexplorer.storage.ladybug_store import ladybug_installed
 from memexplorer.storage.storage_versions import (
     KUZU_RELEASE,
     LADYBUG_PINNED,
@@ -26,7 +25,9 @@ from memexplorer.storage.storage_versions import (
     written_by,
 )
 from memexplorer.storage.stores import KUZU_STORAGE_VERSION, StoreFormat
-from memexplorer.storage.worker_process import WorkerRuntime
+
+if TYPE_CHECKING:
+    from memexplorer.storage.worker_process import WorkerRuntime
 
 __all__ = ["StoreReader", "store_log", "store_reader"]
 
@@ -74,6 +75,8 @@ def _pinned_reads(fmt: StoreFormat) -> tuple[bool, str]:
     if fmt.engine == "kuzu":
         fits = fmt.layout == "file" and version == KUZU_STORAGE_VERSION
         return fits, f"kuzu {KUZU_RELEASE}"
+    from memexplorer.storage.ladybug_store import ladybug_installed  # LadybugDB stores only
+
     label = f"ladybug {LADYBUG_PINNED}"
     if fmt.layout != "file" or not ladybug_installed() or version not in LADYBUG_READS:
         return False, label
@@ -95,8 +98,12 @@ def store_reader(fmt: StoreFormat) -> StoreReader | None:
     partial = pinned_label if pinned_label.endswith("checkpoint") else None
     if package == "ladybug" and fmt.layout != "file":
         return StoreReader(wrote, None)  # folder-layout LadybugDB: no release reads it here
+    from memexplorer.storage.engine_cache import add_command, cached_engine  # not for pinned reads
+
     cached = cached_engine(package, version)
     if cached is not None:
+        from memexplorer.storage.worker_process import WorkerRuntime
+
         runtime = WorkerRuntime(package, str(cached.python), cached.release)
         return StoreReader(wrote, runtime.label, runtime=runtime)
     newest = newest_writer(package, version)

@@ -13,11 +13,11 @@ from conftest import SIZE, settle
 from textual.widgets import DataTable
 
 from memexplorer.app.explorer_app import create_app
+from memexplorer.app.operator_session import operator_home
 from memexplorer.app.screens.audit_labels import node_ref, same_value, store_labels, trimmed
 from memexplorer.app.screens.audit_screen import AuditScreen
 from memexplorer.app.screens.main_screen import MainScreen
 from memexplorer.app.screens.node_detail_screen import NodeDetailScreen
-from memexplorer.app.screens.operator_actions import operator_home
 from memexplorer.app.screens.redact_modal import RedactModal
 from memexplorer.app.widgets.node_ref import NodeRef
 from memexplorer.memory.security import find_secrets

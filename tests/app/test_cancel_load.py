@@ -44,8 +44,8 @@ async def test_escape_cancels_a_long_load(home):
         await settle(pilot)
         tree = app.screen.query_one(StoresTree)
         store = tree.cursor_node.data.entry.path
-        slow = SlowBrowser(app.browsers.get(store))
-        app.browsers._browsers[store] = slow
+        slow = SlowBrowser(app.session.browsers.get(store))
+        app.session.browsers._browsers[store] = slow
         await pilot.press("down", "down", "enter")
         await pilot.pause()
         assert slow.started.wait(10)

@@ -227,7 +227,7 @@ async def test_a_store_without_chains_fails_in_the_error_modal(home):
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         sqlite = home / "memory" / "ops-agent" / "experiences.db"
-        app.push_screen(ChainScreen(sqlite, "ops-agent"))
+        app.push_screen(ChainScreen(app.session, sqlite, "ops-agent"))
         await settle(pilot, failures=(InvalidInputError,))
         assert isinstance(app.screen, ErrorModal)
         assert "This store has no temporal chains" in app.screen.message

@@ -14,10 +14,10 @@ from conftest import SIZE, settle
 from textual.widgets import DataTable, Input
 
 from memexplorer.app.explorer_app import create_app
+from memexplorer.app.operator_session import operator_home
 from memexplorer.app.screens.backups_screen import BackupsScreen, ConfirmRestore
 from memexplorer.app.screens.clean_modal import CleanModal
 from memexplorer.app.screens.main_screen import MainScreen
-from memexplorer.app.screens.operator_actions import operator_home
 from memexplorer.app.widgets.node_table import NodeTable, TableSource
 from memexplorer.app.widgets.stores_tree import StoresTree
 from memexplorer.operator.backups import list_backups
@@ -55,7 +55,7 @@ def _count(store: Path, table: str, app=None) -> int:
     """Rows in a table, through the app's open store when it runs (one per process)."""
     query = f"MATCH (n:{table}) RETURN count(n)"
     if app is not None:
-        return int(app.browsers.get(store).graph.rows(query)[0][0])
+        return int(app.session.browsers.get(store).graph.rows(query)[0][0])
     with KuzuStore(store, read_only=True) as graph:
         return int(graph.rows(query)[0][0])
 
@@ -63,7 +63,7 @@ def _count(store: Path, table: str, app=None) -> int:
 async def _open(app, store: Path, agent: str, table: str, text: str = "") -> NodeTable:
     screen = app.screen
     assert isinstance(screen, MainScreen)
-    browser = app.browsers.get(store)
+    browser = app.session.browsers.get(store)
     info = next(t for t in browser.tables(agent) if t.name == table)
     screen.table.show(TableSource(browser, agent, info), focus=True)
     return screen.table
@@ -142,7 +142,7 @@ async def test_clean_a_cognitive_row_then_restore_it_from_backups(home):
     app = create_app(home)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        browser = app.browsers.get(store)
+        browser = app.session.browsers.get(store)
         agent = browser.agents()[0]
         table_name = next(t.name for t in browser.tables(agent) if t.kind == "node" and t.count)
         rows = _count(store, table_name, app)
@@ -233,9 +233,9 @@ async def test_clean_flat_sessions_by_glob_then_undo(tmp_path):
         assert sessions() == sorted(set(before) - set(gone))
         assert entries() == total - modal.preview.counts["memory_entries"]
         app.check_stores()  # the app's own write is not news from disk
-        assert app.changed_stores == []
+        assert app.session.changed_stores == []
         await pilot.press("u")
         await settle(pilot)
         app.check_stores()
-        assert app.changed_stores == []
+        assert app.session.changed_stores == []
     assert sessions() == before and entries() == total

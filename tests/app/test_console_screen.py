@@ -115,4 +115,4 @@ async def test_escape_stops_a_runaway_query_and_the_switch_works_after(home):
         assert not isinstance(app.screen, ConsoleScreen)
         await pilot.press("w", "y")
         await settle(pilot)
-        assert app.browsers.writing(home / OPS)
+        assert app.session.browsers.writing(home / OPS)

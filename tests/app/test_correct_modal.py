@@ -95,7 +95,7 @@ async def test_correct_the_row_under_the_cursor_and_undo(home: Path) -> None:
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, MainScreen)
-        browser = app.browsers.get(store)
+        browser = app.session.browsers.get(store)
         info = next(t for t in browser.tables("ops-agent") if t.name == "SemanticMemory")
         screen.table.show(TableSource(browser, "ops-agent", info), focus=True)
         await settle(pilot)
@@ -108,10 +108,10 @@ async def test_correct_the_row_under_the_cursor_and_undo(home: Path) -> None:
         modal = await _preview(pilot, app)
         await pilot.press("ctrl+s")
         await settle(pilot)
-        assert app.store_watch.changed() == []  # the app's own write is no news from disk
+        assert app.session.store_watch.changed() == []  # the app's own write is no news from disk
         await pilot.press("ctrl+z")
         await settle(pilot)
-        assert app.store_watch.changed() == []
+        assert app.session.store_watch.changed() == []
         assert modal.outcome.undone is not None
         assert "Undone" in str(modal.query_one("#summary", Static).render())
         await pilot.press("escape")
@@ -126,7 +126,7 @@ async def test_e_on_an_episode_says_only_facts_can_be_corrected(home: Path) -> N
     app = create_app(home)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        browser = app.browsers.get(store)
+        browser = app.session.browsers.get(store)
         info = next(t for t in browser.tables("ops-agent") if t.name == "EpisodicMemory")
         screen = app.screen
         screen.table.show(TableSource(browser, "ops-agent", info), focus=True)
@@ -146,11 +146,11 @@ async def test_a_store_the_app_is_writing_is_not_announced_as_changed(home: Path
     app = create_app(home)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.writes_under_way.add(store)
+        app.session.writes_under_way.add(store)
         os.utime(store, ns=(1, 1))
         app.check_stores()
-        assert app.changed_stores == []
-        app.writes_under_way.discard(store)
+        assert app.session.changed_stores == []
+        app.session.writes_under_way.discard(store)
         os.utime(store, ns=(2, 2))
         app.check_stores()
-        assert app.changed_stores == [store]
+        assert app.session.changed_stores == [store]

@@ -108,7 +108,7 @@ async def test_escape_sequences_in_a_fact_are_never_drawn_raw(home: Path, capsys
         assert "replicas" in drawn and not any(raw in drawn for raw in RAW)
         await pilot.press("escape")
         await settle(pilot)
-        app.push_screen(QueryScreen(_store(home), "ops-agent"))
+        app.push_screen(QueryScreen(app.session, _store(home), "ops-agent"))
         await settle(pilot)
         await pilot.press("slash", *"runs replicas", "enter")
         await settle(pilot)

@@ -49,5 +49,5 @@ async def test_header_says_last_checkpoint_and_writing_is_refused(crashed_writer
         assert app.screen.message.startswith("A writer stopped without closing; its log")
         await pilot.press("escape")
         await settle(pilot)
-        assert app.browsers.mode(crashed_writer) == NOTE
+        assert app.session.browsers.mode(crashed_writer) == NOTE
     assert checksums(folder) == before

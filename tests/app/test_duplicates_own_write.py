@@ -45,7 +45,7 @@ async def test_a_look_during_a_merge_and_its_undo_sees_no_change(planted_home, m
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         store = planted_home / "hierarchical_memory" / AGENT / "kuzu_db"
-        assert store in app.store_watch.paths  # the look does watch this store
+        assert store in app.session.store_watch.paths  # the look does watch this store
         await pilot.press("d")
         await settle(pilot)
         screen = app.screen
@@ -59,4 +59,4 @@ async def test_a_look_during_a_merge_and_its_undo_sees_no_change(planted_home, m
         await settle(pilot)
         assert any(n.startswith("merge taken back") for n in _notices(app))
         assert not any("changed on disk" in n for n in _notices(app)), _notices(app)
-        assert app.changed_stores == [] and app.writes_under_way == set()
+        assert app.session.changed_stores == [] and app.session.writes_under_way == set()

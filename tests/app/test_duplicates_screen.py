@@ -148,7 +148,7 @@ async def test_merge_and_undo_while_the_store_is_in_writing_mode(planted_home):
         await settle(pilot)
         await pilot.press("w", "y")
         await settle(pilot)
-        assert app.browsers.writing(store)
+        assert app.session.browsers.writing(store)
         screen = await _open(pilot)
         await pilot.press("m")
         await settle(pilot)
@@ -160,7 +160,7 @@ async def test_merge_and_undo_while_the_store_is_in_writing_mode(planted_home):
         await settle(pilot)
         await pilot.press("escape")
         await settle(pilot)
-        assert app.browsers.writing(store)
+        assert app.session.browsers.writing(store)
     assert dump(store) == before
 
 

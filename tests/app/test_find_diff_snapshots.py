@@ -39,7 +39,7 @@ def test_diff_of_two_exports(snap_compare, snapshot_home):
 
     async def run_before(pilot) -> None:
         await settle(pilot)
-        app.push_screen(DiffScreen(a, b, agent=None, home=None))
+        app.push_screen(DiffScreen(app.session, a, b, agent=None, home=None))
         await settle(pilot)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)

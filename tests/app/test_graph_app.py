@@ -63,7 +63,7 @@ async def test_moving_opening_expanding_depth_and_centre(hub_app):
     app, ref = hub_app
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.push_screen(GraphScreen(ref))
+        app.push_screen(GraphScreen(app.session, ref))
         await settle(pilot)
         graph = _graph(app)
         drawing = graph.drawing
@@ -134,7 +134,7 @@ async def test_space_on_the_centre_expands_and_down_leaves_it(hub_app):
     app, ref = hub_app
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.push_screen(GraphScreen(ref))
+        app.push_screen(GraphScreen(app.session, ref))
         await settle(pilot)
         graph = _graph(app)
         assert graph.selected == 0 and graph.hood.nodes[graph.hood.centre].hidden == HUB_EDGES - 12
@@ -155,7 +155,7 @@ async def test_help_and_palette_list_the_graph_keys(hub_app):
     app, ref = hub_app
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.push_screen(GraphScreen(ref))
+        app.push_screen(GraphScreen(app.session, ref))
         await settle(pilot)
         await pilot.press("f1")
         await settle(pilot)
@@ -173,7 +173,7 @@ async def test_a_click_selects_a_box(hub_app):
     app, ref = hub_app
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.push_screen(GraphScreen(ref))
+        app.push_screen(GraphScreen(app.session, ref))
         await settle(pilot)
         graph = _graph(app)
         top, height = graph.scroll_y, graph.scrollable_content_region.height
@@ -187,6 +187,6 @@ async def test_a_sqlite_row_reports_an_error(home):
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         experience = next(home.rglob("experiences.db")).resolve()
-        app.push_screen(GraphScreen(NodeRef(experience, "experiences", "x")))
+        app.push_screen(GraphScreen(app.session, NodeRef(experience, "experiences", "x")))
         await settle(pilot, failures=(InvalidInputError,))
         assert "no edges" in app.screen.message

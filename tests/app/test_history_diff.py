@@ -85,7 +85,9 @@ async def test_diff_opens_a_changed_fact(home: Path, tmp_path: Path) -> None:
     app = create_app(home)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.push_screen(DiffScreen(snap.path, _store(home), agent="ops-agent", home=home))
+        app.push_screen(
+            DiffScreen(app.session, snap.path, _store(home), agent="ops-agent", home=home)
+        )
         await settle(pilot)
         records = app.screen.query_one("#diff-records", DataTable)
         assert (_cells(records, 0), list(app.screen.keys.values())) == (["~"], [fact["memory_id"]])
@@ -133,7 +135,7 @@ async def test_a_long_list_of_changes_is_cut_and_said(
     app = create_app(home)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.push_screen(DiffScreen(a, b, agent=None, home=None))
+        app.push_screen(DiffScreen(app.session, a, b, agent=None, home=None))
         await settle(pilot)
         records = app.screen.query_one("#diff-records", DataTable)
         # 2 added, 1 removed, 3 changed (tests/diff_exports.py): one of each shown.

@@ -101,21 +101,21 @@ async def test_a_kuzu_store_written_by_an_agent_is_noticed_on_the_interval(home:
     app = create_app(home, watch_interval=0.05)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        assert store in app.store_watch.paths
+        assert store in app.session.store_watch.paths
         await checks.wait(pilot, 3)  # quiet checks: nothing to say
-        assert app.changed_stores == []
+        assert app.session.changed_stores == []
         label = str(_store_node(app, store).children[0].label)
         assert label == "ops-agent  106 records"
         _add_semantic_fact(store)  # the app lists the store but does not hold it open
         await checks.wait(pilot, 1)  # the first check after the write notices it
-        assert app.changed_stores == [store]
+        assert app.session.changed_stores == [store]
         assert "ops-agent/kuzu_db changed on disk — R to reload" in _notices(app)
         await checks.wait(pilot, 3)  # still changed, but said once
         assert _notices(app).count("ops-agent/kuzu_db changed on disk — R to reload") == 1
         await pilot.press("R")
         await settle(pilot)
         assert str(_store_node(app, store).children[0].label) == "ops-agent  107 records"
-        assert app.changed_stores == []
+        assert app.session.changed_stores == []
 
 
 async def test_a_sqlite_store_written_beside_the_open_table_reloads_at_its_page(home: Path):
@@ -131,16 +131,16 @@ async def test_a_sqlite_store_written_beside_the_open_table_reloads_at_its_page(
         assert table.page_query.offset == 40
         assert "41–60 of 122" in str(table.query_one("#status", Static).content)
         app.check_stores()
-        assert app.changed_stores == []
+        assert app.session.changed_stores == []
         _add_experiences(store, 3)  # SQLite lets a writer beside the app's reader
         app.check_stores()
         await pilot.pause()
-        assert app.changed_stores == [store]
+        assert app.session.changed_stores == [store]
         assert "ops-agent/experiences.db changed on disk — R to reload" in _notices(app)
         await pilot.press("R")
         await settle(pilot)
         assert table.source.browser is not before  # a fresh browser
-        assert app.browsers.get(store) is table.source.browser
+        assert app.session.browsers.get(store) is table.source.browser
         assert table.page_query.offset == 40  # same page
         assert table.page.total == 125
         assert "41–60 of 125" in str(table.query_one("#status", Static).content)
@@ -169,9 +169,9 @@ async def test_a_change_noticed_while_the_stores_are_listed_is_still_offered(hom
         tree.reload()  # a listing begins (as ctrl+r or a write's reload start one)…
         _add_semantic_fact(store)  # …an agent writes meanwhile…
         app.check_stores()  # …and the change is noticed before the listing is in
-        assert app.changed_stores == [store]
+        assert app.session.changed_stores == [store]
         await settle(pilot)
-        assert app.changed_stores == [store]  # the listing that finished kept it
+        assert app.session.changed_stores == [store]  # the listing that finished kept it
         await pilot.press("R")
         await settle(pilot)
         assert "No store changed on disk since it was loaded" not in _notices(app)

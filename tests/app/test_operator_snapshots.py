@@ -29,7 +29,7 @@ def test_export_modal(snap_compare, snapshot_home):
 
     async def run(pilot):
         await settle(pilot)
-        app.push_screen(ExportModal("ops-agent", _ops_store(snapshot_home),
+        app.push_screen(ExportModal(app.session, "ops-agent", _ops_store(snapshot_home),
                                     today=date(2025, 1, 31)))  # fmt: skip
         await settle(pilot)
 
@@ -42,7 +42,9 @@ def test_import_preview(snap_compare, snapshot_home, snapshot_root):
 
     async def run(pilot):
         await settle(pilot)
-        app.push_screen(ImportModal("ops-agent", _ops_store(snapshot_home), str(source)))
+        app.push_screen(
+            ImportModal(app.session, "ops-agent", _ops_store(snapshot_home), str(source))
+        )
         await settle(pilot)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run)
@@ -53,7 +55,7 @@ def test_backups_screen_without_backups(snap_compare, snapshot_home):
 
     async def run(pilot):
         await settle(pilot)
-        app.push_screen(BackupsScreen(snapshot_home))
+        app.push_screen(BackupsScreen(app.session, snapshot_home))
         await settle(pilot)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run)

@@ -131,7 +131,7 @@ async def test_every_reference_query_shows_the_reference_nodes(
             assert len(shown) <= 20
             agents = {n.node_id: n for n in results.subgraph.nodes}
             assert set(shown) == set(agents)
-            owners = app.browsers.get(store).graph.rows(
+            owners = app.session.browsers.get(store).graph.rows(
                 "MATCH (m:SemanticMemory) WHERE m.memory_id IN $ids RETURN DISTINCT m.agent_id",
                 {"ids": shown},
             )
@@ -395,19 +395,19 @@ async def test_the_memory_reads_through_the_browsers_store(reference_stores):
     app = create_app(reference_stores)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        browser = app.browsers.get(shared)
-        triage = app.memories.get(shared, "triage-bot")
-        escalation = app.memories.get(shared, "escalation-bot")
+        browser = app.session.browsers.get(shared)
+        triage = app.session.memories.get(shared, "triage-bot")
+        escalation = app.session.memories.get(shared, "escalation-bot")
         assert triage.graph is browser.graph is escalation.graph
-        assert app.memories.get(shared, "triage-bot") is triage
+        assert app.session.memories.get(shared, "triage-bot") is triage
         assert triage.read_only
         with pytest.raises(ReadOnlyStoreError):
             triage.store_knowledge("never written", "test")
         triage.close()  # leaves the browser's store open
         assert browser.graph.scalar("MATCH (n:SemanticMemory) RETURN count(n)") > 0
-        app.browsers.close_all()  # a reload: the next memory is on the new store
-        again = app.memories.get(shared, "triage-bot")
-        assert again is not triage and again.graph is app.browsers.get(shared).graph
+        app.session.browsers.close_all()  # a reload: the next memory is on the new store
+        again = app.session.memories.get(shared, "triage-bot")
+        assert again is not triage and again.graph is app.session.browsers.get(shared).graph
         assert again.retrieve_subgraph("escalation").query == "escalation"
 
 

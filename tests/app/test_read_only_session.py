@@ -92,5 +92,5 @@ async def test_past_the_app_s_notice_the_engine_s_gate_still_refuses(home, monke
         await settle(pilot, failures=(WritesDisabledError,))
         assert isinstance(app.screen, ErrorModal)
         assert app.screen.error_title == "Writes are disabled"
-        assert not app.browsers.writing_stores()
+        assert not app.session.browsers.writing_stores()
     assert checksums(home) == before

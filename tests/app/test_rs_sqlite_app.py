@@ -214,7 +214,7 @@ async def test_delete_a_fact_with_its_edges_then_undo(rust_sqlite_home):
     app = create_app(home)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        browser = app.browsers.get(store)
+        browser = app.session.browsers.get(store)
         info = next(t for t in browser.tables("ops-agent") if t.name == "semantic_memories")
         app.screen.table.show(TableSource(browser, "ops-agent", info), focus=True)
         await settle(pilot)

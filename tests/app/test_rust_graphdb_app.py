@@ -116,5 +116,5 @@ async def test_writing_mode_on_a_legacy_kuzu_db_names_the_migrate_command(rust_g
         assert app.screen.error_title == LegacyStoreError.title
         command = f"memexplorer migrate {legacy} {legacy.with_name('graph_db')} --engine ladybug"
         assert command in app.screen.message
-        assert not app.browsers.writing(legacy)
+        assert not app.session.browsers.writing(legacy)
     assert checksums(rust_graphdb_home) == before

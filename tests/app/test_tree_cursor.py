@@ -50,7 +50,7 @@ async def test_cursor_stays_across_writing_switch_and_reload(home):
         here = (str(home / RESEARCH), "research-agent", "SemanticMemory")
         assert _place(tree) == here
         await _press(pilot, "w", "y")
-        assert app.browsers.writing(home / RESEARCH)
+        assert app.session.browsers.writing(home / RESEARCH)
         assert _place(tree) == here
         await _press(pilot, "w")  # back to read-only
         assert _place(tree) == here

@@ -39,14 +39,14 @@ async def test_writing_mode_holds_the_gate_until_switched_back(home, tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await _press(pilot, "w", "y")
-        assert app.browsers.writing(store) and gate_held(store)
+        assert app.session.browsers.writing(store) and gate_held(store)
         sums = checksums(store)
         refused = run_cli(*_clean(store, tmp_path))
         assert refused.returncode == 3, refused.stderr
         assert f"PID {os.getpid()}" in refused.stderr and "writing mode" in refused.stderr
         assert checksums(store) == sums
         await _press(pilot, "t", "w")  # back to read-only
-        assert not app.browsers.writing(store)
+        assert not app.session.browsers.writing(store)
         assert not gate_held(store) and not gate_lock_path(store).exists()
         await _press(pilot, "t", "w", "y")  # writing again, then the app exits
         assert gate_held(store)
@@ -66,8 +66,8 @@ async def test_switch_refused_while_another_process_writes(home):
             assert app.screen.error_title == StoreBusyError.title
             assert f"PID {pid}" in app.screen.message and "import --merge" in app.screen.message
             await _press(pilot, "escape")
-        assert app.screen is main and not app.browsers.writing(store)
-        assert app.browsers.get(store).graph.read_only
+        assert app.screen is main and not app.session.browsers.writing(store)
+        assert app.session.browsers.get(store).graph.read_only
         assert main.sub_title.startswith("read-only")
 
 
@@ -79,7 +79,7 @@ async def test_clean_confirm_names_the_store_and_is_refused_while_another_writes
         await settle(pilot)
         main = app.screen
         assert isinstance(main, MainScreen)
-        browser = app.browsers.get(store)
+        browser = app.session.browsers.get(store)
         info = next(t for t in browser.tables("ops-agent") if t.name == "SemanticMemory")
         main.table.show(TableSource(browser, "ops-agent", info), focus=True)
         await settle(pilot)
@@ -110,6 +110,6 @@ async def test_read_only_app_refuses_the_switch_before_asking(home, monkeypatch)
         assert app.screen is main and not isinstance(app.screen, WritingModal)
         notes = [n.message for n in app._notifications]
         assert any("MEMEXPLORER_READ_ONLY=1" in note for note in notes), notes
-        assert not app.browsers.writing(store)
+        assert not app.session.browsers.writing(store)
         assert main.sub_title.startswith("read-only")
     assert checksums(store) == sums

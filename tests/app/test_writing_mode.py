@@ -48,18 +48,18 @@ async def test_switch_asks_first_then_writes_and_back(home):
         text = " ".join(str(s.render()) for s in app.screen.query(".detail"))
         assert str(store) in text and "must not be writing" in text and "backups" in text
         await _press(pilot, "escape")
-        assert app.screen is main and not app.browsers.writing(store)
+        assert app.screen is main and not app.session.browsers.writing(store)
         assert main.sub_title.startswith("read-only")
         await _press(pilot, "w", "y")
-        assert app.screen is main and app.browsers.writing(store)
-        assert not app.browsers.get(store).graph.read_only
+        assert app.screen is main and app.session.browsers.writing(store)
+        assert not app.session.browsers.get(store).graph.read_only
         assert main.sub_title.startswith("writing kuzu_db")
         await _press(pilot, "down", "enter", "down", "down", "enter")  # SemanticMemory
         assert main.sub_title.startswith("writing · kuzu")
         assert main.table.page is not None and main.table.page.total == 84
         await _press(pilot, "t", "w")  # back to read-only: no confirm
-        assert app.screen is main and not app.browsers.writing(store)
-        assert app.browsers.get(store).graph.read_only
+        assert app.screen is main and not app.session.browsers.writing(store)
+        assert app.session.browsers.get(store).graph.read_only
         assert main.sub_title.startswith("read-only · kuzu")
 
 
@@ -73,10 +73,11 @@ async def test_switch_refused_while_another_process_holds_the_store(home):
             await _press(pilot, "w", "y", failures=(StoreLockedError,))
             assert isinstance(app.screen, ErrorModal)
             assert app.screen.error_title == StoreLockedError.title
-            assert "Another process holds this store" in app.screen.message
+            assert "Another process has this store open" in app.screen.message
+            assert "for writing" not in app.screen.message.split(",")[0]
             await _press(pilot, "escape")
-            assert app.screen is main and not app.browsers.writing(store)
-            assert app.browsers.get(store).graph.read_only
+            assert app.screen is main and not app.session.browsers.writing(store)
+            assert app.session.browsers.get(store).graph.read_only
             assert main.sub_title.startswith("read-only")
             # Still browsable, read-only, while the other process holds it.
             await _press(pilot, "down", "enter", "down", "down", "enter")
@@ -106,7 +107,7 @@ async def test_console_write_refused_read_only_then_confirmed_and_undone(home):
         await _type_and_run(pilot, screen, write)
         assert isinstance(app.screen, ErrorModal) and "Press w" in app.screen.message
         await _press(pilot, "escape", "f6", "y")  # writing mode from the console
-        assert app.screen is screen and app.browsers.writing(store)
+        assert app.screen is screen and app.session.browsers.writing(store)
         assert screen.sub_title.startswith("writing console")
         await _type_and_run(pilot, screen, write)
         assert isinstance(app.screen, ConfirmModal)
@@ -119,13 +120,13 @@ async def test_console_write_refused_read_only_then_confirmed_and_undone(home):
         assert app.screen is screen
         [backup] = list_backups(home)
         assert backup.action == "console-write" and backup.selection == {"statement": write}
-        rows = screen.app.browsers.get(store).graph.rows(ROWS)
+        rows = screen.app.session.browsers.get(store).graph.rows(ROWS)
         changed = [(old, new) for old, new in zip(before, rows, strict=True) if old != new]
         assert changed == [(before[0], [target, before[0][1], "edited"])]
         await _press(pilot, "f8")
         assert str(screen.query_one("#status").render()).startswith("undone")
-        assert app.browsers.writing(store)  # still in writing mode, on the restored file
-        assert app.browsers.get(store).graph.rows(ROWS) == before
+        assert app.session.browsers.writing(store)  # still in writing mode, on the restored file
+        assert app.session.browsers.get(store).graph.rows(ROWS) == before
         await _press(pilot, "escape")
         assert isinstance(app.screen, MainScreen)
     assert _rows(store) == before

@@ -54,14 +54,14 @@ async def test_an_older_ladybug_store_is_upgraded_only_when_asked_and_backed_up(
         assert app.screen is modal and modal.upgrade is not None
         assert (modal.upgrade.found, modal.upgrade.installed) == (47, 49)
         assert "storage version 47 to 49" in str(modal.query_one("#question").render())
-        assert not app.browsers.writing(store) and store.read_bytes() == before
+        assert not app.session.browsers.writing(store) and store.read_bytes() == before
         await pilot.press("escape")
         await settle(pilot)
         assert store.read_bytes() == before and not list_backups(home)
         modal = await _ask_to_write(pilot, store)
         await pilot.press("y")
         await settle(pilot)
-        assert app.browsers.writing(store)
+        assert app.session.browsers.writing(store)
     assert sniff(store).storage_version == 49  # rewritten by the time it is closed
     [backup] = list_backups(home)
     assert backup.action == "upgrade"

@@ -82,7 +82,7 @@ def store(tmp_path, monkeypatch) -> Path:
     monkeypatch.setattr(import_spill, "BATCH_ROWS", 500)
     monkeypatch.setattr(import_spill, "NODE_BATCH_ROWS", 300)
     small = ImportSizes(pool=64 * 1024 * 1024, node_rows=300, edge_rows=500, rows_per_open=1000)
-    monkeypatch.setattr(import_stream_write, "import_sizes", lambda: small)
+    monkeypatch.setattr(import_stream_write, "import_sizes", lambda **_: small)
     source = tmp_path / "first.json"
     source.write_text(json.dumps(_export(FACTS)))
     path = tmp_path / "home" / "stores" / AGENT

@@ -9,12 +9,13 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Header, Static
 from textual.worker import Worker
 
+from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.backups_commands import BACKUPS_COMMANDS, RESTORE_COMMANDS
-from memexplorer.app.screens.modal_dialog import DIALOG_CSS, ModalDialog
+from memexplorer.app.screens.modal_dialog import DIALOG_CSS
+from memexplorer.app.screens.operator_screen import OperatorModal, OperatorScreen
 from memexplorer.app.session_mode import write_action
 from memexplorer.app.widgets.worker_errors import report_failed_worker
 from memexplorer.operator.backup_diff import StoreDifference, whole_store_difference
@@ -27,7 +28,7 @@ from memexplorer.operator.wording import (
 )
 
 
-class ConfirmRestore(ModalDialog[bool]):
+class ConfirmRestore(OperatorModal[bool]):
     """Ask before a restore, saying what it will do: saved rows written back, or the
     whole store put back as it was (with what that undoes, computed from the copy)."""
 
@@ -39,8 +40,8 @@ class ConfirmRestore(ModalDialog[bool]):
     class Compared(Message):
         difference: StoreDifference
 
-    def __init__(self, record: BackupRecord) -> None:
-        super().__init__()
+    def __init__(self, session: OperatorSession, record: BackupRecord) -> None:
+        super().__init__(session)
         self.record = record
 
     def compose(self) -> ComposeResult:
@@ -74,7 +75,7 @@ class ConfirmRestore(ModalDialog[bool]):
 
     @work(thread=True, exclusive=True, group="compare", exit_on_error=False)
     def compare(self) -> None:
-        current = self.app.browsers.get(self.record.store)  # type: ignore[attr-defined]
+        current = self.session.browser(self.record.store)
         self.post_message(self.Compared(whole_store_difference(self.record, current)))
 
     def on_confirm_restore_compared(self, message: Compared) -> None:
@@ -84,7 +85,7 @@ class ConfirmRestore(ModalDialog[bool]):
         self.query_one("#yes", Button).disabled = False
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if report_failed_worker(event):
+        if report_failed_worker(event, self.session):
             self.query_one("#yes", Button).disabled = False  # the operator may still choose
 
     def action_answer(self, answer: bool) -> None:
@@ -96,7 +97,7 @@ class ConfirmRestore(ModalDialog[bool]):
         self.dismiss(event.button.id == "yes")
 
 
-class BackupsScreen(Screen[None]):
+class BackupsScreen(OperatorScreen[None]):
     """Every backup under the home, oldest first; restore any of them."""
 
     HELP = (
@@ -117,8 +118,8 @@ class BackupsScreen(Screen[None]):
     class Restored(Message):
         result: RestoreResult
 
-    def __init__(self, home: Path) -> None:
-        super().__init__()
+    def __init__(self, session: OperatorSession, home: Path) -> None:
+        super().__init__(session)
         self.home = home
         self.records: list[BackupRecord] = []
 
@@ -174,10 +175,10 @@ class BackupsScreen(Screen[None]):
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.app.browsers.forget(record.store)  # type: ignore[attr-defined]
+                self.session.forget(record.store)
                 self.restore(record.path)
 
-        self.app.push_screen(ConfirmRestore(record), answered)
+        self.app.push_screen(ConfirmRestore(self.session, record), answered)
 
     @on(DataTable.RowSelected, "#list")
     def row_selected(self) -> None:
@@ -198,7 +199,7 @@ class BackupsScreen(Screen[None]):
         self.dismiss(None)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        report_failed_worker(event)
+        report_failed_worker(event, self.session)
 
 
 def _short(path: Path) -> str:

@@ -6,6 +6,7 @@ chains are read in one worker with a few queries, whatever their number.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,11 +15,12 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 from textual.worker import Worker
 
+from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.chain_commands import CHAIN_COMMANDS
+from memexplorer.app.screens.operator_screen import OperatorScreen
 from memexplorer.app.screens.value_modal import ValueModal
 from memexplorer.app.widgets.chain_timeline import ChainTimeline
 from memexplorer.app.widgets.node_ref import NodeRef
@@ -41,32 +43,30 @@ def load_chains(
     """The agent's chains and the index of the one holding ``memory_id`` (a fact in no
     chain comes first, as a chain of one)."""
     if isinstance(browser, RsSqliteBrowser):
-        return _rs_chains(browser, agent, memory_id)
+        connection = browser.connection
+        chains = rs_agent_chains(connection, agent)
+        return _holding(chains, memory_id, lambda key: rs_fact_chain(connection, agent, key))
     if not isinstance(browser, GraphBrowser):
         raise InvalidInputError(
             "This store has no temporal chains",
             hint="Chains are SUPERSEDES links between facts of a HierarchicalMemory store.",
         )
-    chains = agent_chains(browser.graph, agent)
-    if memory_id is None:
-        return chains, 0
-    for index, chain in enumerate(chains):
-        if any(step.memory_id == memory_id for step in chain.steps):
-            return chains, index
-    return [fact_chain(browser.graph, agent, memory_id), *chains], 0
+    graph = browser.graph
+    return _holding(agent_chains(graph, agent), memory_id,
+                    lambda key: fact_chain(graph, agent, key))  # fmt: skip
 
 
-def _rs_chains(
-    browser: RsSqliteBrowser, agent: str, memory_id: str | None
+def _holding(
+    chains: list[TemporalChain], memory_id: str | None, alone: Callable[[str], TemporalChain]
 ) -> tuple[list[TemporalChain], int]:
-    """:func:`load_chains` on amplihack-rs's SQLite store."""
-    chains = rs_agent_chains(browser.connection, agent)
+    """The chains and the index of the one holding ``memory_id``; a fact in none comes
+    first, as ``alone`` reads it (its chain of one)."""
     if memory_id is None:
         return chains, 0
     for index, chain in enumerate(chains):
         if any(step.memory_id == memory_id for step in chain.steps):
             return chains, index
-    return [rs_fact_chain(browser.connection, agent, memory_id), *chains], 0
+    return [alone(memory_id), *chains], 0
 
 
 def chain_title(chain: TemporalChain) -> Text:
@@ -85,7 +85,7 @@ def chain_title(chain: TemporalChain) -> Text:
     return title
 
 
-class ChainScreen(Screen[None]):
+class ChainScreen(OperatorScreen[None]):
     """How facts changed over time, chain by chain."""
 
     SCREEN_COMMANDS = CHAIN_COMMANDS
@@ -104,8 +104,10 @@ class ChainScreen(Screen[None]):
         chains: list[TemporalChain]
         selected: int
 
-    def __init__(self, store: Path, agent: str, memory_id: str | None = None) -> None:
-        super().__init__()
+    def __init__(
+        self, session: OperatorSession, store: Path, agent: str, memory_id: str | None = None
+    ) -> None:
+        super().__init__(session)
         self.store = store
         self.agent = agent
         self.memory_id = memory_id
@@ -123,7 +125,7 @@ class ChainScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        mode = self.app.browsers.mode(self.store)  # type: ignore[attr-defined]
+        mode = self.session.mode(self.store)
         self.sub_title = f"{mode} · {self.agent or '(no agent)'} · {self.store}"
         self.query_one("#chains", DataTable).add_columns("concept", "facts", "last change", "")
         self.loading = True
@@ -131,11 +133,11 @@ class ChainScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="chains", exit_on_error=False)
     def fetch(self) -> None:
-        browser = self.app.browsers.get(self.store)  # type: ignore[attr-defined]
+        browser = self.session.browser(self.store)
         self.post_message(self.Loaded(*load_chains(browser, self.agent, self.memory_id)))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if report_failed_worker(event):
+        if report_failed_worker(event, self.session):
             self.loading = False
             self.query_one("#chain-title", Static).update(Text("cannot read the chains", "red"))
 
@@ -183,7 +185,7 @@ class ChainScreen(Screen[None]):
         self._open(message.step.memory_id)
 
     def _open(self, memory_id: str) -> None:
-        self.app.open_node(NodeRef(self.store, "SemanticMemory", memory_id))  # type: ignore[attr-defined]
+        self.session.open_node(NodeRef(self.store, "SemanticMemory", memory_id))
 
     # -- commands ------------------------------------------------------------------------
     def action_open_step(self) -> None:

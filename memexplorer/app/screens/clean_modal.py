@@ -13,8 +13,10 @@ from textual.message import Message
 from textual.widgets import Button, DataTable, Input, Static
 from textual.worker import Worker
 
+from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.clean_commands import CLEAN_COMMANDS
-from memexplorer.app.screens.modal_dialog import DIALOG_CSS, ModalDialog
+from memexplorer.app.screens.modal_dialog import DIALOG_CSS
+from memexplorer.app.screens.operator_screen import OperatorModal
 from memexplorer.app.widgets.sized_rows import fill_sized
 from memexplorer.app.widgets.worker_errors import report_failed_worker
 from memexplorer.operator.clean import (
@@ -33,7 +35,7 @@ COUNT_LABELS = ("table", "what", "count")
 SAMPLE_LABELS = ("table", "id", "label")
 
 
-class CleanModal(ModalDialog[CleanResult | None]):
+class CleanModal(OperatorModal[CleanResult | None]):
     """Preview a clean, then (on confirm) back up and delete exactly that."""
 
     HELP = (
@@ -58,10 +60,10 @@ class CleanModal(ModalDialog[CleanResult | None]):
         result: CleanResult
 
     def __init__(
-        self, target: CleanTarget, selection: Selection, home: Path, what: str, *,
-        sessions: bool = False,
+        self, session: OperatorSession, target: CleanTarget, selection: Selection, home: Path,
+        what: str, *, sessions: bool = False,
     ) -> None:  # fmt: skip
-        super().__init__()
+        super().__init__(session)
         self.target = target
         self.selection = selection
         self.home = home
@@ -110,7 +112,7 @@ class CleanModal(ModalDialog[CleanResult | None]):
         try:
             self.selection = Selection(pattern=event.value.strip())
         except Exception as error:  # a bad glob: the one error path says why
-            self.app.show_error(error)  # type: ignore[attr-defined]
+            self.session.show_error(error)
             return
         self.run_preview()
 
@@ -153,7 +155,7 @@ class CleanModal(ModalDialog[CleanResult | None]):
         self.query_one("#confirm", Button).disabled = True
         self.query_one("#summary", Static).update("Backing up, then deleting…")
         # kuzu keeps one database per file per process: the app's read-only copy goes.
-        self.app.browsers.forget(self.target.path)  # type: ignore[attr-defined]
+        self.session.forget(self.target.path)
         self.query_one(Vertical).loading = True
         self.run_clean(self.target, self.selection, self.home)
 
@@ -169,7 +171,7 @@ class CleanModal(ModalDialog[CleanResult | None]):
             self.dismiss(None)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if not report_failed_worker(event):
+        if not report_failed_worker(event, self.session):
             return
         if event.worker.group == "clean":
             self.running = False

@@ -9,7 +9,6 @@ history list narrowed by the editor's words, as in the query box).
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,11 +21,14 @@ from textual.widgets import Footer, Header, Static, TextArea
 from textual.worker import Worker, WorkerState
 from textual_fastdatatable import DataTable
 
+from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.console_commands import CONSOLE_COMMANDS
 from memexplorer.app.screens.console_writes import ConsoleWrites
+from memexplorer.app.screens.saved_queries import SavedQueries
 from memexplorer.app.screens.value_modal import ValueModal
 from memexplorer.app.widgets.history_list import HistoryList
 from memexplorer.app.widgets.worker_errors import report_failed_worker
+from memexplorer.operator.browse import GraphBrowser, StoreBrowser
 from memexplorer.operator.console import (
     DEFAULT_ROW_CAP,
     ConsoleResult,
@@ -36,16 +38,13 @@ from memexplorer.operator.console import (
 from memexplorer.operator.console_run import ConsoleStopped, QueryProcess, runs_in_a_process
 from memexplorer.operator.query_history import CONSOLE_FILE_NAME, HistoryEntry, QueryHistory
 
-#: One writer of the console's history file at a time in this process.
-_HISTORY_LOCK = threading.Lock()
-
 _EXAMPLES = {
     "kuzu": "MATCH (n:SemanticMemory) RETURN n.concept, n.content, n.confidence LIMIT 20",
     "sqlite": "SELECT name FROM sqlite_master WHERE type = 'table'",
 }
 
 
-class ConsoleScreen(ConsoleWrites):
+class ConsoleScreen(ConsoleWrites, SavedQueries):
     """Type a query, run it with ``ctrl+r``; writes only in writing mode, confirmed."""
 
     HELP = (
@@ -67,14 +66,15 @@ class ConsoleScreen(ConsoleWrites):
     class Ran(Message):
         result: ConsoleResult
 
-    @dataclass
-    class HistoryLoaded(Message):
-        entries: list[HistoryEntry]
-
     def __init__(
-        self, store: Path, engine: str, kind: str = "unknown", history: QueryHistory | None = None
+        self,
+        session: OperatorSession,
+        store: Path,
+        engine: str,
+        kind: str = "unknown",
+        history: QueryHistory | None = None,
     ) -> None:
-        super().__init__()
+        super().__init__(session)
         self.store = store
         self.engine = engine
         self.kind = kind
@@ -105,7 +105,7 @@ class ConsoleScreen(ConsoleWrites):
 
     def show_mode(self) -> None:
         """Headers say whether this store is read-only or open for writing."""
-        mode = self.app.browsers.mode(self.store)  # type: ignore[attr-defined]
+        mode = self.session.mode(self.store)
         language = "SQL" if self.engine == "sqlite" else "Cypher"
         self.query_one("#editor", TextArea).border_title = f"{language} · {mode}"
         self.sub_title = f"{mode} console · {self.store}"
@@ -141,7 +141,7 @@ class ConsoleScreen(ConsoleWrites):
 
     @work(thread=True, exclusive=True, group="console", exit_on_error=False)
     def execute(self, text: str) -> None:
-        browser = self.app.browsers.get(self.store)  # type: ignore[attr-defined]
+        browser = self.session.browser(self.store)
         process = self._take_ready(browser)
         self.query_process = process
         try:
@@ -153,20 +153,21 @@ class ConsoleScreen(ConsoleWrites):
             self.get_ready(browser)
         self.post_message(self.Ran(result))
 
-    def get_ready(self, browser: object | None = None) -> None:
+    def get_ready(self, browser: StoreBrowser | None = None) -> None:
         """Start the next query's process now, so it has opened the store by the time
         the operator runs it (read-only graph stores only)."""
-        browser = browser or self.app.browsers.get(self.store)  # type: ignore[attr-defined]
-        if self.ready is None and runs_in_a_process(browser):  # type: ignore[arg-type]
-            self.ready = QueryProcess(browser)  # type: ignore[arg-type]
+        browser = browser or self.session.browser(self.store)
+        if self.ready is None and isinstance(browser, GraphBrowser) and runs_in_a_process(browser):
+            self.ready = QueryProcess(browser)
 
-    def _take_ready(self, browser: object) -> QueryProcess | None:
+    def _take_ready(self, browser: StoreBrowser) -> QueryProcess | None:
         ready, self.ready = self.ready, None
-        if ready is not None and ready.fresh and ready.graph is browser.graph:  # type: ignore[attr-defined]
+        graph = browser if isinstance(browser, GraphBrowser) else None
+        if ready is not None and graph is not None and ready.fresh and ready.graph is graph.graph:
             return ready
         if ready is not None:
             ready.discard()
-        return QueryProcess(browser) if runs_in_a_process(browser) else None  # type: ignore[arg-type]
+        return QueryProcess(graph) if graph is not None and runs_in_a_process(graph) else None
 
     def drop_ready(self) -> None:
         """No query process waits with the store open (it would block a switch to
@@ -179,7 +180,7 @@ class ConsoleScreen(ConsoleWrites):
         self.drop_ready()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        failed = report_failed_worker(event)
+        failed = report_failed_worker(event, self.session)
         if event.worker.group == "console" and (failed or event.state == WorkerState.CANCELLED):
             note = "stopped" if event.state == WorkerState.CANCELLED else "failed"
             self.finished(Text(note, style="yellow"))
@@ -216,7 +217,7 @@ class ConsoleScreen(ConsoleWrites):
         if process is not None:
             process.stop()  # the query's own process ends: at once, memory and all
         else:
-            self.app.browsers.interrupt(self.store)  # type: ignore[attr-defined]
+            self.session.interrupt(self.store)
         self.clear_result()
         self.finished(Text("stopped", style="yellow"))
 
@@ -227,16 +228,7 @@ class ConsoleScreen(ConsoleWrites):
         self.position = len(self.history) - 1  # the query just run
         self.save_history(HistoryEntry(text, "", str(self.store)))
 
-    @work(thread=True, exclusive=True, group="history", exit_on_error=False)
-    def load_history(self) -> None:
-        self.post_message(self.HistoryLoaded(self.saved.load()))
-
-    @work(thread=True, group="history-save", exit_on_error=False)
-    def save_history(self, entry: HistoryEntry) -> None:
-        with _HISTORY_LOCK:
-            self.post_message(self.HistoryLoaded(self.saved.add(entry)))
-
-    def on_console_screen_history_loaded(self, message: HistoryLoaded) -> None:
+    def on_saved_queries_history_loaded(self, message: SavedQueries.HistoryLoaded) -> None:
         listed = self.query_one(HistoryList)
         listed.set_entries(message.entries)
         if not self.history:  # restored once, at start; later the session's order wins

@@ -17,7 +17,7 @@ from textual import work
 from textual.message import Message
 
 from memexplorer.app.screens.confirm_modal import ConfirmModal
-from memexplorer.app.screens.operator_actions import UNDO_SECONDS, operator_home
+from memexplorer.app.screens.operator_actions import UNDO_SECONDS
 from memexplorer.app.screens.writing_modal import WritingToggle
 from memexplorer.app.session_mode import refuse_in_read_only_session, write_action
 from memexplorer.operator.backups import BackupRecord, RestoreResult, restore_backup
@@ -85,13 +85,13 @@ class ConsoleWrites(WritingToggle):
         if refuse_in_read_only_session(self, "Writing from the console"):
             self.finished(f"refused: this session is {read_only_label()}")
             return
-        if not self.app.browsers.writing(self.store):  # type: ignore[attr-defined]
+        if not self.session.writing(self.store):
             self.finished("refused: the store is read-only (w on the stores screen, or f6)")
-            self.app.show_error(  # type: ignore[attr-defined]
+            self.session.show_error(
                 ConsoleReadOnlyError(self.store, "This store is open read-only")
             )
             return
-        home = operator_home(self.app.root, self.store)  # type: ignore[attr-defined]
+        home = self.session.home(self.store)
         modal = write_modal(self.store, self.engine, text, home)
         self.app.push_screen(modal, lambda ok: self._confirmed(ok, text, home))
 
@@ -102,7 +102,7 @@ class ConsoleWrites(WritingToggle):
 
     @work(thread=True, exclusive=True, group="console", exit_on_error=False)
     def write(self, text: str, home: Path) -> None:
-        browser = self.app.browsers.get(self.store)  # type: ignore[attr-defined]
+        browser = self.session.browser(self.store)
         # The backup and the statement under one hold of the gate (writing mode holds it).
         with write_gate(self.store, action="console write"):
             backup = write_store_backup(home, browser, action="console-write", kind=self.kind,
@@ -112,7 +112,7 @@ class ConsoleWrites(WritingToggle):
 
     def on_wrote(self, message: Wrote) -> None:
         self.touched = True
-        self.app.store_watch.accept([self.store])  # type: ignore[attr-defined]
+        self.session.wrote([self.store])
         self.show_result(message.result)
         self._undo = (message.backup, time.monotonic() + UNDO_SECONDS)
         self.notify(f"Wrote to {self.store.name}. Press f8 to undo "
@@ -132,11 +132,11 @@ class ConsoleWrites(WritingToggle):
 
     @work(thread=True, exclusive=True, group="console", exit_on_error=False)
     def undo(self, record: BackupRecord) -> None:
-        self.app.browsers.forget(self.store)  # type: ignore[attr-defined]
+        self.session.forget(self.store)
         self.post_message(WriteUndone(restore_backup(record.path)))
 
     def on_write_undone(self, message: WriteUndone) -> None:
         self.touched = True
-        self.app.store_watch.accept([self.store])  # type: ignore[attr-defined]
+        self.session.wrote([self.store])
         self.finished(f"undone: the store is as before the write ({message.result.backup.name})")
         self.notify(f"Put {self.store.name} back as it was before the write", title="Undone")

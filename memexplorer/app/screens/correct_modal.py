@@ -20,8 +20,10 @@ from textual.message import Message
 from textual.widgets import Input, Label, Static
 from textual.worker import Worker
 
+from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.correct_commands import CORRECT_COMMANDS
-from memexplorer.app.screens.modal_dialog import DIALOG_CSS, ModalDialog
+from memexplorer.app.screens.modal_dialog import DIALOG_CSS
+from memexplorer.app.screens.operator_screen import OperatorModal
 from memexplorer.app.widgets.worker_errors import report_failed_worker
 from memexplorer.operator.correct_plan import WRITER_NAMES, CorrectionPlan, CorrectionRequest
 from memexplorer.operator.correct_read import correction_request, fact_to_correct, plan_correction
@@ -66,7 +68,7 @@ class CorrectOutcome:
 _FIELDS = ("content", "concept", "confidence")
 
 
-class CorrectModal(ModalDialog[CorrectOutcome | None]):
+class CorrectModal(OperatorModal[CorrectOutcome | None]):
     """Edit a fact's value, preview the writer's writes, then write them (or not)."""
 
     HELP = (
@@ -102,8 +104,10 @@ class CorrectModal(ModalDialog[CorrectOutcome | None]):
     class Undone(Message):
         result: UndoResult
 
-    def __init__(self, store: Path, agent: str, memory_id: str, home: Path) -> None:
-        super().__init__()
+    def __init__(
+        self, session: OperatorSession, store: Path, agent: str, memory_id: str, home: Path
+    ) -> None:
+        super().__init__(session)
         self.store, self.agent, self.memory_id, self.home = store, agent, memory_id, home
         self.planned: tuple[CorrectionRequest, CorrectionPlan] | None = None
         self.outcome = CorrectOutcome(None)
@@ -210,26 +214,16 @@ class CorrectModal(ModalDialog[CorrectOutcome | None]):
             return
         self.running = True
         self._say("Backing up the store, then writing the correction…")
-        self._writing()
+        self.session.begin_write(self.store)
         self.write(*self.planned)
 
     @work(thread=True, exclusive=True, group="correct-write", exit_on_error=False)
     def write(self, wish: CorrectionRequest, plan: CorrectionPlan) -> None:
         self.post_message(self.Written(correct_fact(plan, wish, home=self.home)))
 
-    def _writing(self) -> None:
-        """The store's files move while we write: the store watch keeps quiet."""
-        self.app.writes_under_way.add(self.store)  # type: ignore[attr-defined]
-        self.app.browsers.forget(self.store)  # type: ignore[attr-defined]
-
-    def _own_write(self) -> None:
-        """Our write is no news from disk: the store watch takes the store as it is now."""
-        self.app.store_watch.accept([self.store])  # type: ignore[attr-defined]
-        self.app.writes_under_way.discard(self.store)  # type: ignore[attr-defined]
-
     def on_correct_modal_written(self, message: Written) -> None:
         self.running = False
-        self._own_write()
+        self.session.end_write(self.store)
         self.outcome = CorrectOutcome(message.result)
         for field in self.query(Input):
             field.disabled = True
@@ -243,7 +237,7 @@ class CorrectModal(ModalDialog[CorrectOutcome | None]):
             return
         self.running = True
         self._say("Removing what the correction wrote…")
-        self._writing()
+        self.session.begin_write(self.store)
         self.undo(result.backup.path)
 
     @work(thread=True, exclusive=True, group="correct-undo", exit_on_error=False)
@@ -252,7 +246,7 @@ class CorrectModal(ModalDialog[CorrectOutcome | None]):
 
     def on_correct_modal_undone(self, message: Undone) -> None:
         self.running = False
-        self._own_write()
+        self.session.end_write(self.store)
         self.outcome.undone = message.result
         self._say(f"Undone: removed {message.result.node_id} and "
                   f"{counted(message.result.edges_removed, 'edge')}. escape closes.")  # fmt: skip
@@ -264,8 +258,8 @@ class CorrectModal(ModalDialog[CorrectOutcome | None]):
         self.dismiss(self.outcome if self.outcome.result is not None else None)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if report_failed_worker(event):
+        if report_failed_worker(event, self.session):
             self.running = False
             if event.worker.group in ("correct-write", "correct-undo"):
-                self._own_write()
+                self.session.end_write(self.store)
             self._say("Nothing was changed by the step that failed (see the error).")

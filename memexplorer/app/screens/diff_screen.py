@@ -17,11 +17,12 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 from textual.worker import Worker
 
+from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.diff_commands import DIFF_COMMANDS
+from memexplorer.app.screens.operator_screen import OperatorScreen
 from memexplorer.app.widgets.node_ref import NodeRef
 from memexplorer.app.widgets.worker_errors import report_failed_worker
 from memexplorer.operator.diff_report import DiffReport, diff_memory
@@ -50,7 +51,7 @@ def _label(table: TableDiff, record: dict[str, Any]) -> tuple[str, Text]:
     return str(record["memory_id"]), what.append(_short(record.get("content", "")))
 
 
-class DiffScreen(Screen[None]):
+class DiffScreen(OperatorScreen[None]):
     """An agent's memory at two points: what was added, removed and changed."""
 
     SCREEN_COMMANDS = DIFF_COMMANDS
@@ -67,8 +68,10 @@ class DiffScreen(Screen[None]):
     class Compared(Message):
         report: DiffReport
 
-    def __init__(self, a: Path, b: Path, *, agent: str | None, home: Path | None) -> None:
-        super().__init__()
+    def __init__(
+        self, session: OperatorSession, a: Path, b: Path, *, agent: str | None, home: Path | None
+    ) -> None:
+        super().__init__(session)
         self.a, self.b, self.agent, self.home = a, b, agent, home
         self.report: DiffReport | None = None
         self.shown = ""
@@ -100,7 +103,7 @@ class DiffScreen(Screen[None]):
         self.post_message(self.Compared(report))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if report_failed_worker(event):
+        if report_failed_worker(event, self.session):
             self.loading = False
             self.query_one("#diff-sides", Static).update(Text("cannot compare", style="red"))
 
@@ -201,7 +204,7 @@ class DiffScreen(Screen[None]):
         if table not in ("SemanticMemory", "EpisodicMemory") or not key:
             self.notify("Choose a fact or an episode", severity="warning")
             return
-        self.app.open_node(NodeRef(report.b.path, table, key))  # type: ignore[attr-defined]
+        self.session.open_node(NodeRef(report.b.path, table, key))
 
     def action_close(self) -> None:
         self.app.pop_screen()

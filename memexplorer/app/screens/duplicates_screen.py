@@ -20,6 +20,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import DataTable, Footer, Header, Static
 
+from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.duplicates_commands import DUPLICATES_COMMANDS
 from memexplorer.app.screens.duplicates_search import DuplicatesSearch
 from memexplorer.app.screens.merge_choice import MergeChoice
@@ -60,10 +61,15 @@ class DuplicatesScreen(DuplicatesSearch):
     class Undone(Message):
         result: RestoreResult
 
-    def __init__(self, store: Path, agent: str, home: Path,
-                 threshold: float = DEFAULT_THRESHOLD) -> None:  # fmt: skip
-        super().__init__(store, agent, threshold)
-        self.home = home
+    def __init__(
+        self,
+        session: OperatorSession,
+        store: Path,
+        agent: str,
+        threshold: float = DEFAULT_THRESHOLD,
+    ) -> None:
+        super().__init__(session, store, agent, threshold)
+        self.home = session.home(store)
         #: The fact kept and the facts left out, per group.
         self.choice = MergeChoice()
         self.last_merge: BackupRecord | None = None
@@ -191,7 +197,7 @@ class DuplicatesScreen(DuplicatesSearch):
         memory_id = self._fact_under_cursor()
         if memory_id is not None and self.report is not None:
             table = "semantic_memories" if self.report.engine == "sqlite" else "SemanticMemory"
-            self.app.open_node(NodeRef(self.store, table, memory_id))  # type: ignore[attr-defined]
+            self.session.open_node(NodeRef(self.store, table, memory_id))
 
     @write_action("Merge")
     def action_merge(self) -> None:
@@ -206,14 +212,14 @@ class DuplicatesScreen(DuplicatesSearch):
             self.notify("A merge needs at least two facts: the kept one and one more in the "
                         "merge (space puts a fact back in)", severity="warning")  # fmt: skip
             return
-        modal = MergeModal(self.store, self.agent, keep, others, self.home)
+        modal = MergeModal(self.session, self.store, self.agent, keep, others, self.home)
         self.app.push_screen(modal, self._merged)
 
     def _merged(self, result: MergeResult | None) -> None:
         if result is None:
             return
         self.wrote = True
-        self.app.store_watch.accept([self.store])  # type: ignore[attr-defined]  # our own write
+        self.session.wrote([self.store])  # our own write
         self.last_merge = result.backup
         self.choice.clear()
         note = (f"merged {counted(len(result.plan.others), 'fact')} into "
@@ -229,8 +235,7 @@ class DuplicatesScreen(DuplicatesSearch):
             return
         record, self.last_merge = self.last_merge, None
         self.stop(quiet=True)
-        self.app.writes_under_way.add(self.store)  # type: ignore[attr-defined]  # see MergeModal
-        self.app.browsers.forget(self.store)  # type: ignore[attr-defined]
+        self.session.begin_write(self.store)  # see MergeModal
         self.undo(record.path)
 
     @work(thread=True, exclusive=True, group="duplicates", exit_on_error=False)
@@ -241,8 +246,7 @@ class DuplicatesScreen(DuplicatesSearch):
 
     def on_duplicates_screen_undone(self, message: Undone) -> None:
         self.wrote = True
-        self.app.store_watch.accept([self.store])  # type: ignore[attr-defined]
-        self.app.writes_under_way.discard(self.store)  # type: ignore[attr-defined]
+        self.session.end_write(self.store)
         removed = sum(getattr(t, "removed", 0) for t in message.result.tables.values())
         note = f"merge taken back: {counted(removed, 'edge')} removed, the facts as they were"
         self.notify(note, title="Undone")

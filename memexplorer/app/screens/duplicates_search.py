@@ -15,10 +15,11 @@ from pathlib import Path
 from rich.text import Text
 from textual import work
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import DataTable, Static
 from textual.worker import Worker, WorkerState
 
+from memexplorer.app.operator_session import OperatorSession
+from memexplorer.app.screens.operator_screen import OperatorScreen
 from memexplorer.app.widgets.worker_errors import report_failed_worker
 from memexplorer.operator.duplicates import DuplicatesReport, find_duplicates
 from memexplorer.storage.progress import OperationCancelled, ProgressStep, TaskControl
@@ -29,7 +30,7 @@ __all__ = ["DuplicatesSearch"]
 _PROGRESS_EVERY = 0.1
 
 
-class DuplicatesSearch(Screen[bool]):
+class DuplicatesSearch(OperatorScreen[bool]):
     """A screen that looks for an agent's duplicates in a worker (the duplicates screen)."""
 
     @dataclass
@@ -43,8 +44,8 @@ class DuplicatesSearch(Screen[bool]):
         search: int
         step: ProgressStep
 
-    def __init__(self, store: Path, agent: str, threshold: float) -> None:
-        super().__init__()
+    def __init__(self, session: OperatorSession, store: Path, agent: str, threshold: float) -> None:
+        super().__init__(session)
         self.store, self.agent, self.threshold = store, agent, threshold
         self.report: DuplicatesReport | None = None
         self.control: TaskControl | None = None
@@ -111,5 +112,5 @@ class DuplicatesSearch(Screen[bool]):
         if event.worker.group == "duplicates-find" and event.state == WorkerState.ERROR:
             self.searching = False
         if event.worker.group == "duplicates" and event.state == WorkerState.ERROR:
-            self.app.writes_under_way.discard(self.store)  # type: ignore[attr-defined]  # an undo failed
-        report_failed_worker(event)
+            self.session.end_write(self.store, wrote=False)  # an undo failed
+        report_failed_worker(event, self.session)

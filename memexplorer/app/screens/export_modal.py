@@ -14,14 +14,16 @@ from textual.message import Message
 from textual.widgets import Button, Input, RadioSet, Static
 from textual.worker import Worker
 
+from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.export_commands import EXPORT_COMMANDS
-from memexplorer.app.screens.modal_dialog import DIALOG_CSS, ModalDialog
+from memexplorer.app.screens.modal_dialog import DIALOG_CSS
+from memexplorer.app.screens.task_modal import TaskModal
 from memexplorer.app.widgets.marked_radio import MarkedRadioButton
 from memexplorer.app.widgets.path_suggester import PathSuggester
 from memexplorer.app.widgets.task_progress import TaskProgress
 from memexplorer.app.widgets.worker_errors import report_failed_worker
 from memexplorer.operator.transfer import ExportResult, export_agent_store
-from memexplorer.storage.progress import OperationCancelled, TaskControl
+from memexplorer.storage.progress import TaskControl
 
 _SUFFIX = {"json": ".json", "raw-db": ".db"}
 
@@ -32,7 +34,7 @@ def default_output(agent: str, fmt: str = "json", today: date | None = None) -> 
     return f"~/memexplorer-exports/{agent}-{day}{_SUFFIX[fmt]}"
 
 
-class ExportModal(ModalDialog[ExportResult | None]):
+class ExportModal(TaskModal[ExportResult | None]):
     """Choose the format and the file, then export in a worker."""
 
     HELP = (
@@ -54,13 +56,14 @@ class ExportModal(ModalDialog[ExportResult | None]):
         modal: ExportModal
         result: ExportResult
 
-    def __init__(self, agent: str, store: Path, *, today: date | None = None) -> None:
-        super().__init__()
+    def __init__(
+        self, session: OperatorSession, agent: str, store: Path, *, today: date | None = None
+    ) -> None:
+        super().__init__(session)
         self.agent = agent
         self.store = store
         self.today = today
         self.format = "json"
-        self.control: TaskControl | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
@@ -95,21 +98,16 @@ class ExportModal(ModalDialog[ExportResult | None]):
     def start_pressed(self) -> None:
         self.action_start()
 
-    @property
-    def running(self) -> bool:
-        return self.control is not None
-
     def action_start(self) -> None:
         output = self.query_one("#output", Input).value.strip()
         if self.running or not output:
             return
-        self.control = self.query_one(TaskProgress).control()
-        self.query_one("#note", Static).update(f"Exporting to {output}… (escape cancels)")
+        control = self.start_task(f"Exporting to {output}… (escape cancels)")
         for widget in (*self.query(RadioSet), *self.query(Input), self.query_one("#start")):
             widget.disabled = True
         # kuzu keeps one database per file per process: the app's read-only copy goes.
-        self.app.browsers.forget(self.store)  # type: ignore[attr-defined]
-        self.export(Path(output).expanduser(), self.format, self.control)
+        self.session.forget(self.store)
+        self.export(Path(output).expanduser(), self.format, control)
 
     @work(thread=True, exclusive=True, group="export", exit_on_error=False)
     def export(self, output: Path, fmt: str, control: TaskControl) -> None:
@@ -121,23 +119,11 @@ class ExportModal(ModalDialog[ExportResult | None]):
     def on_export_modal_exported(self, message: Exported) -> None:
         self.dismiss(message.result)
 
-    def action_cancel(self) -> None:
-        if self.control is None:
-            self.dismiss(None)
-        elif not self.control.cancelled:
-            self.control.cancel()  # the worker stops at its next checkpoint
-            self.query_one("#note", Static).update("Cancelling…")
-
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if report_failed_worker(event):
-            cancelled = isinstance(event.worker.error, OperationCancelled)
-            self.control = None
+        if report_failed_worker(event, self.session):
+            self.task_failed(event, "written")
             for widget in (*self.query(RadioSet), *self.query(Input), self.query_one("#start")):
                 widget.disabled = False
-            self.query_one(TaskProgress).stop(
-                "Cancelled: nothing was written." if cancelled
-                else "Nothing was written (see the error)."
-            )  # fmt: skip
             self.query_one("#note", Static).update("Nothing is written until you export.")
 
 

@@ -16,11 +16,12 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Static
 from textual.worker import Worker, WorkerState
 
+from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.find_commands import FIND_COMMANDS
+from memexplorer.app.screens.operator_screen import OperatorScreen
 from memexplorer.app.widgets.node_ref import NodeRef
 from memexplorer.app.widgets.worker_errors import report_failed_worker
 from memexplorer.operator.browse import StoreBrowser
@@ -48,7 +49,7 @@ def _place(store: Path, root: Path) -> str:
         return str(store)
 
 
-class FindScreen(Screen[None]):
+class FindScreen(OperatorScreen[None]):
     """Facts, episodes, experiences and flat memories that contain a text."""
 
     SCREEN_COMMANDS = FIND_COMMANDS
@@ -71,9 +72,9 @@ class FindScreen(Screen[None]):
         group: int
         hits: list[FindHit]
 
-    def __init__(self, root: Path, text: str = "") -> None:
-        super().__init__()
-        self.root = root
+    def __init__(self, session: OperatorSession, text: str = "") -> None:
+        super().__init__(session)
+        self.root = session.root
         self.text = text
         self.groups: list[FindGroup] = []
         self.control: TaskControl | None = None
@@ -120,11 +121,9 @@ class FindScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="find", exit_on_error=False)
     def run_search(self, text: str, control: TaskControl, search: int) -> None:
-        pool = self.app.browsers  # type: ignore[attr-defined]
-
         def opener(path: Path) -> StoreBrowser:
             self.reading = path
-            return pool.get(path)  # type: ignore[no-any-return]
+            return self.session.browser(path)
 
         skipped: list[FindSkipped] = []
         self.skipped = skipped
@@ -143,7 +142,7 @@ class FindScreen(Screen[None]):
             return False
         self.control.cancel()
         if self.reading is not None:
-            self.app.browsers.get(self.reading).interrupt()  # type: ignore[attr-defined]
+            self.session.browser(self.reading).interrupt()
         self.searching = False
         self._status(f"stopped: {self._summary()} (enter searches again)")
         return True
@@ -207,7 +206,7 @@ class FindScreen(Screen[None]):
         elif event.state in (WorkerState.ERROR, WorkerState.CANCELLED):
             self.searching = False
             if event.state == WorkerState.ERROR:
-                report_failed_worker(event)
+                report_failed_worker(event, self.session)
 
     @on(DataTable.RowSelected, "#find-results")
     def row_chosen(self, event: DataTable.RowSelected) -> None:
@@ -217,14 +216,14 @@ class FindScreen(Screen[None]):
         group = self.groups[index]
         if kind.startswith("h"):
             hit = group.hits[int(place)]
-            self.app.open_node(NodeRef(group.store, group.table.name, hit.key))  # type: ignore[attr-defined]
+            self.session.open_node(NodeRef(group.store, group.table.name, hit.key))
         elif kind.startswith("m"):
             self.read_more(index, self.text)
 
     @work(thread=True, group="find-more", exit_on_error=False)
     def read_more(self, index: int, text: str) -> None:
         group = self.groups[index]
-        browser = self.app.browsers.get(group.store)  # type: ignore[attr-defined]
+        browser = self.session.browser(group.store)
         self.post_message(self.More(index, find_page(browser, group, text, len(group.hits))))
 
     def on_find_screen_more(self, message: More) -> None:

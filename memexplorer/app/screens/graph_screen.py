@@ -8,12 +8,13 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 from textual.worker import Worker
 
 from memexplorer.app.graph_drawing import Box
+from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.graph_commands import GRAPH_COMMANDS
+from memexplorer.app.screens.operator_screen import OperatorScreen
 from memexplorer.app.widgets.neighbourhood_graph import NeighbourhoodGraph, table_style
 from memexplorer.app.widgets.node_ref import NodeRef
 from memexplorer.app.widgets.worker_errors import report_failed_worker
@@ -23,7 +24,7 @@ from memexplorer.operator.rs_sqlite_neighbourhood import RsNeighbourhoodReader
 from memexplorer.operator.wording import counted
 
 
-class GraphScreen(Screen[None]):
+class GraphScreen(OperatorScreen[None]):
     """The neighbourhood of one node; the operator walks it box by box."""
 
     SCREEN_COMMANDS = GRAPH_COMMANDS
@@ -44,8 +45,8 @@ class GraphScreen(Screen[None]):
         hood: Neighbourhood
         keep: Box | None
 
-    def __init__(self, ref: NodeRef, view: View | None = None) -> None:
-        super().__init__()
+    def __init__(self, session: OperatorSession, ref: NodeRef, view: View | None = None) -> None:
+        super().__init__(session)
         self.ref = ref
         self.view = view or View()
         self.reader: NeighbourhoodReader | None = None
@@ -61,7 +62,7 @@ class GraphScreen(Screen[None]):
         return self.query_one(NeighbourhoodGraph)
 
     def on_mount(self) -> None:
-        self.sub_title = f"{self.app.browsers.mode(self.ref.store)} · {self.ref.store}"  # type: ignore[attr-defined]
+        self.sub_title = f"{self.session.mode(self.ref.store)} · {self.ref.store}"
         self.load()
 
     def load(self, keep: Box | None = None) -> None:
@@ -71,13 +72,13 @@ class GraphScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="graph", exit_on_error=False)
     def fetch(self, ref: NodeRef, view: View, keep: Box | None) -> None:
         if self.reader is None:
-            browser = self.app.browsers.get(ref.store)  # type: ignore[attr-defined]
+            browser = self.session.browser(ref.store)
             self.reader = (RsNeighbourhoodReader(browser) if isinstance(browser, RsSqliteBrowser)
                            else NeighbourhoodReader(browser))  # fmt: skip
         self.post_message(self.Loaded(ref, self.reader.read(ref.table, ref.key, view), keep))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if report_failed_worker(event):
+        if report_failed_worker(event, self.session):
             self.query_one("#status", Static).update(Text(f"{self.ref.table} {self.ref.key}"))
 
     def on_graph_screen_loaded(self, message: Loaded) -> None:
@@ -120,7 +121,7 @@ class GraphScreen(Screen[None]):
             self._show_more(box)
             return
         node = self.graph.hood.nodes[box.node]  # type: ignore[union-attr]
-        self.app.open_node(NodeRef(self.ref.store, node.table, node.key))  # type: ignore[attr-defined]
+        self.session.open_node(NodeRef(self.ref.store, node.table, node.key))
 
     def action_toggle_selected(self) -> None:
         box, hood = self.graph.selected_box, self.graph.hood

@@ -14,19 +14,20 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 from textual.worker import Worker
 
+from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.diff_screen import DiffScreen
 from memexplorer.app.screens.history_commands import HISTORY_COMMANDS
+from memexplorer.app.screens.operator_screen import OperatorScreen
 from memexplorer.app.session_mode import write_action
 from memexplorer.app.widgets.worker_errors import report_failed_worker
 from memexplorer.operator.snapshots import TimelineEntry, agent_timeline, take_snapshot
 from memexplorer.operator.wording import counted
 
 
-class HistoryScreen(Screen[None]):
+class HistoryScreen(OperatorScreen[None]):
     """The points in an agent's past that a diff can start from."""
 
     SCREEN_COMMANDS = HISTORY_COMMANDS
@@ -44,9 +45,9 @@ class HistoryScreen(Screen[None]):
         entries: list[TimelineEntry]
         note: str = ""
 
-    def __init__(self, store: Path, agent: str, home: Path) -> None:
-        super().__init__()
-        self.store, self.agent, self.home = store, agent, home
+    def __init__(self, session: OperatorSession, store: Path, agent: str) -> None:
+        super().__init__(session)
+        self.store, self.agent, self.home = store, agent, session.home(store)
         self.entries: list[TimelineEntry] = []
 
     def compose(self) -> ComposeResult:
@@ -73,7 +74,7 @@ class HistoryScreen(Screen[None]):
         self.post_message(self.Listed(agent_timeline(self.agent, self.home), note))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        report_failed_worker(event)
+        report_failed_worker(event, self.session)
 
     def on_history_screen_listed(self, message: Listed) -> None:
         self.entries = message.entries
@@ -111,7 +112,9 @@ class HistoryScreen(Screen[None]):
             self.notify("Nothing to compare yet: s keeps a snapshot", severity="warning")
             return
         entry = self.entries[table.cursor_row]
-        self.app.push_screen(DiffScreen(entry.path, self.store, agent=self.agent, home=self.home))
+        self.app.push_screen(
+            DiffScreen(self.session, entry.path, self.store, agent=self.agent, home=self.home)
+        )
 
     @write_action("A snapshot (it writes a file on this machine)")
     def action_snapshot(self) -> None:

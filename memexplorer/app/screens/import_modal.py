@@ -13,9 +13,11 @@ from textual.message import Message
 from textual.widgets import Button, DataTable, Input, Static
 from textual.worker import Worker
 
+from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.import_commands import IMPORT_COMMANDS
 from memexplorer.app.screens.import_preview import NODE_TABLES, ImportPreview, read_preview
-from memexplorer.app.screens.modal_dialog import DIALOG_CSS, ModalDialog
+from memexplorer.app.screens.modal_dialog import DIALOG_CSS
+from memexplorer.app.screens.task_modal import TaskModal
 from memexplorer.app.widgets.path_suggester import PathSuggester
 from memexplorer.app.widgets.task_progress import TaskProgress
 from memexplorer.app.widgets.worker_errors import report_failed_worker
@@ -28,7 +30,7 @@ from memexplorer.operator.transfer import (
 )
 from memexplorer.storage.exceptions import MemoryError
 from memexplorer.storage.names import validate_agent_name
-from memexplorer.storage.progress import OperationCancelled, TaskControl
+from memexplorer.storage.progress import TaskControl
 
 _NO_FILE = "Type a JSON export's path; enter previews it. Nothing is written until you import."
 
@@ -41,7 +43,7 @@ def _agent_store(agent: str, home: Path | None, beside: Path, sqlite: bool) -> P
     return hierarchical_store_path(agent, home=home, new=True)
 
 
-class ImportModal(ModalDialog[ImportResult | None]):
+class ImportModal(TaskModal[ImportResult | None]):
     """Name a file, see what it holds and what will change, then import."""
 
     HELP = (
@@ -77,8 +79,18 @@ class ImportModal(ModalDialog[ImportResult | None]):
         modal: ImportModal
         result: ImportResult
 
-    def __init__(self, agent: str, store: Path, source: str = "", *, home: Path | None = None):
-        super().__init__()
+    NOTE = "#change"
+
+    def __init__(
+        self,
+        session: OperatorSession,
+        agent: str,
+        store: Path,
+        source: str = "",
+        *,
+        home: Path | None = None,
+    ):
+        super().__init__(session)
         self.agent = agent
         self.store = store
         self.cursor_target = (agent, store)
@@ -88,7 +100,6 @@ class ImportModal(ModalDialog[ImportResult | None]):
         self.source = source
         self.merge = False
         self.preview: ImportPreview | None = None
-        self.control: TaskControl | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
@@ -167,7 +178,7 @@ class ImportModal(ModalDialog[ImportResult | None]):
         self.preview = None
         self.query_one("#confirm", Button).disabled = True
         self.query_one("#change", Static).update("Reading the file…")
-        browser = (self.app.browsers.get(self.store)  # type: ignore[attr-defined]
+        browser = (self.session.browser(self.store)
                    if self.store.exists() else None)  # fmt: skip
         self.load_preview(Path(text).expanduser(), browser, quiet)
 
@@ -219,10 +230,6 @@ class ImportModal(ModalDialog[ImportResult | None]):
         self.merge = not self.merge
         self._describe_change()
 
-    @property
-    def running(self) -> bool:
-        return self.control is not None
-
     def _lock_inputs(self, locked: bool) -> None:
         self.query_one("#source", Input).disabled = locked
         self.query_one("#agent", Input).disabled = locked or self.home is None
@@ -231,12 +238,11 @@ class ImportModal(ModalDialog[ImportResult | None]):
     def action_confirm(self) -> None:
         if self.preview is None or self.running:
             return
-        self.control = self.query_one(TaskProgress).control()
-        self.query_one("#change", Static).update("Importing… (escape cancels)")
+        control = self.start_task("Importing… (escape cancels)")
         self._lock_inputs(True)
         # kuzu keeps one database per file per process: the app's read-only copy goes.
-        self.app.browsers.forget(self.store)  # type: ignore[attr-defined]
-        self.run_import(self.preview.source, self.merge, self.control)
+        self.session.forget(self.store)
+        self.run_import(self.preview.source, self.merge, control)
 
     @work(thread=True, exclusive=True, group="import", exit_on_error=False)
     def run_import(self, source: Path, merge: bool, control: TaskControl) -> None:
@@ -250,25 +256,13 @@ class ImportModal(ModalDialog[ImportResult | None]):
     def on_import_modal_imported(self, message: Imported) -> None:
         self.dismiss(message.result)
 
-    def action_cancel(self) -> None:
-        if self.control is None:
-            self.dismiss(None)
-        elif not self.control.cancelled:
-            self.control.cancel()  # the worker stops at its next checkpoint
-            self.query_one("#change", Static).update("Cancelling…")
-
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        failed = report_failed_worker(event)
+        failed = report_failed_worker(event, self.session)
         if failed and event.worker.group == "import-preview":
             self._forget_preview("The file could not be previewed (see the error).")
         if failed and event.worker.group == "import":
-            cancelled = isinstance(event.worker.error, OperationCancelled)
-            self.control = None
+            self.task_failed(event, "imported")
             self._lock_inputs(False)
-            self.query_one(TaskProgress).stop(
-                "Cancelled: nothing was imported." if cancelled
-                else "Nothing was imported (see the error)."
-            )  # fmt: skip
             self._describe_change()
 
 

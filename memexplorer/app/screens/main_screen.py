@@ -11,6 +11,7 @@ from textual.widgets import Footer, Header
 from textual_fastdatatable import DataTable
 
 from memexplorer.app.clipboard import as_json
+from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.correct_actions import CorrectRow
 from memexplorer.app.screens.engine_offer_modal import EngineOfferModal, engine_offer
 from memexplorer.app.screens.main_commands import MAIN_COMMANDS
@@ -40,9 +41,9 @@ class MainScreen(CorrectRow, TransferActions, WritingToggle):
     BINDINGS = MAIN_COMMANDS.bindings()
     CSS_PATH = "main_screen.tcss"
 
-    def __init__(self, root: Path, page_size: int) -> None:
-        super().__init__()
-        self.root = root
+    def __init__(self, session: OperatorSession, page_size: int) -> None:
+        super().__init__(session)
+        self.root = session.root
         self.page_size = page_size
         #: Stores whose missing release was announced (see announce_missing_engines).
         self._announced: set[Path] = set()
@@ -50,8 +51,8 @@ class MainScreen(CorrectRow, TransferActions, WritingToggle):
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal():
-            yield StoresTree(self.root, id="stores")
-            yield NodeTable(page_size=self.page_size, id="table")
+            yield StoresTree(self.session, id="stores")
+            yield NodeTable(self.session, page_size=self.page_size, id="table")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -65,7 +66,7 @@ class MainScreen(CorrectRow, TransferActions, WritingToggle):
     @on(StoresTree.TableChosen)
     def open_table(self, message: StoresTree.TableChosen) -> None:
         item = message.item
-        browser = self.app.browsers.get(item.entry.path)  # type: ignore[attr-defined]
+        browser = self.session.browser(item.entry.path)
         self.table.show(TableSource(browser, item.agent, item.table), focus=True)
         self.show_mode()
 
@@ -76,7 +77,7 @@ class MainScreen(CorrectRow, TransferActions, WritingToggle):
         if offer is not None:
             self.app.push_screen(EngineOfferModal(entry.path, *offer), self.engine_added)
         elif entry.error is not None:
-            self.app.show_error(entry.error)  # type: ignore[attr-defined]
+            self.session.show_error(entry.error)
 
     @on(StoresTree.StoresLoaded)
     def announce_missing_engines(self, message: StoresTree.StoresLoaded) -> None:
@@ -105,11 +106,11 @@ class MainScreen(CorrectRow, TransferActions, WritingToggle):
     @on(NodeTable.RowOpened)
     def open_row(self, message: NodeTable.RowOpened) -> None:
         store = message.source.browser.path
-        self.app.open_node(NodeRef(store, message.node_table, message.key))  # type: ignore[attr-defined]
+        self.session.open_node(NodeRef(store, message.node_table, message.key))
 
     # -- commands ------------------------------------------------------------------------
     def action_reload(self) -> None:
-        self.app.browsers.close_all()  # type: ignore[attr-defined]
+        self.session.close_all()
         self.reload_stores(None)
 
     def reload_stores(self, paths: list[Path] | None) -> None:
@@ -118,7 +119,7 @@ class MainScreen(CorrectRow, TransferActions, WritingToggle):
         self.query_one(StoresTree).reload()
         source = self.table.source
         if source is not None and (paths is None or source.browser.path in paths):
-            browser = self.app.browsers.get(source.browser.path)  # type: ignore[attr-defined]
+            browser = self.session.browser(source.browser.path)
             self.table.source = TableSource(browser, source.agent, source.table)
             self.table.load(self.table.page_query)
 
@@ -185,7 +186,7 @@ class MainScreen(CorrectRow, TransferActions, WritingToggle):
                 QueryScreen,  # each screen loads when first opened
             )
 
-            self.app.push_screen(QueryScreen(target[0].path, target[1]))
+            self.app.push_screen(QueryScreen(self.session, target[0].path, target[1]))
 
     def action_graph_row(self) -> None:
         """The neighbourhood graph of the node row under the table's cursor."""
@@ -201,7 +202,8 @@ class MainScreen(CorrectRow, TransferActions, WritingToggle):
         key = str(page.data.column(info.primary_key)[row].as_py())
         from memexplorer.app.screens.graph_screen import GraphScreen
 
-        self.app.push_screen(GraphScreen(NodeRef(source.browser.path, info.name, key)))
+        ref = NodeRef(source.browser.path, info.name, key)
+        self.app.push_screen(GraphScreen(self.session, ref))
 
     def action_chains(self) -> None:
         """The temporal chains of the agent pointed at (see ``_cursor_target``)."""
@@ -209,7 +211,7 @@ class MainScreen(CorrectRow, TransferActions, WritingToggle):
         if target is not None:
             from memexplorer.app.screens.chain_screen import ChainScreen
 
-            self.app.push_screen(ChainScreen(target[0].path, target[1]))
+            self.app.push_screen(ChainScreen(self.session, target[0].path, target[1]))
 
     def action_history(self) -> None:
         """The snapshots and backups of the agent pointed at, each opening a diff."""
@@ -221,7 +223,7 @@ class MainScreen(CorrectRow, TransferActions, WritingToggle):
             from memexplorer.app.screens.history_screen import HistoryScreen
 
             entry, agent = target
-            self.app.push_screen(HistoryScreen(entry.path, agent, self._home(entry.path)))
+            self.app.push_screen(HistoryScreen(self.session, entry.path, agent))
 
     def action_duplicates(self) -> None:
         """The groups of near-identical facts of the agent pointed at, to merge."""
@@ -231,7 +233,7 @@ class MainScreen(CorrectRow, TransferActions, WritingToggle):
             from memexplorer.app.screens.duplicates_screen import DuplicatesScreen
 
             entry, agent = target
-            screen = DuplicatesScreen(entry.path, agent, self._home(entry.path))
+            screen = DuplicatesScreen(self.session, entry.path, agent)
             self.app.push_screen(screen, lambda wrote: wrote and self.reload_after_write())
 
     def _store_target(self) -> StoreEntry | None:
@@ -241,7 +243,8 @@ class MainScreen(CorrectRow, TransferActions, WritingToggle):
             self.notify("Choose a store in the stores tree first", severity="warning")
             return None
         if target[0].state != "ok":
-            self.app.show_error(target[0].error)  # type: ignore[attr-defined]
+            if target[0].error is not None:  # an entry not "ok" holds why
+                self.session.show_error(target[0].error)
             return None
         return target[0]
 
@@ -251,7 +254,7 @@ class MainScreen(CorrectRow, TransferActions, WritingToggle):
         if entry is not None:
             from memexplorer.app.screens.console_screen import ConsoleScreen
 
-            console = ConsoleScreen(entry.path, entry.format.engine, entry.kind)
+            console = ConsoleScreen(self.session, entry.path, entry.format.engine, entry.kind)
             self.app.push_screen(console, lambda touched: self._console_closed(entry, touched))
 
     def _console_closed(self, entry: StoreEntry, touched: bool | None) -> None:
@@ -265,7 +268,7 @@ class MainScreen(CorrectRow, TransferActions, WritingToggle):
 
     def writing_changed(self, store: Path) -> None:
         """The store was reopened: new counts, the open table on the new handle."""
-        self.app.store_watch.accept([store])  # type: ignore[attr-defined]
+        self.session.wrote([store])
         self.reload_stores([store])
         self.show_mode()
 
@@ -273,7 +276,7 @@ class MainScreen(CorrectRow, TransferActions, WritingToggle):
         """The sub-title leads with the open table's store mode: read-only or writing."""
         source = self.table.source
         if source is None:
-            writing = [p.name for p in self.app.browsers.writing_stores()]  # type: ignore[attr-defined]
+            writing = [p.name for p in self.session.writing_stores()]
             mode = f"writing {', '.join(writing)}" if writing else read_only_label()
             self.sub_title = f"{mode} · {self.root}"
             return
@@ -281,14 +284,14 @@ class MainScreen(CorrectRow, TransferActions, WritingToggle):
         fmt = entry.format if entry is not None else None
         version = f" storage {fmt.storage_version}" if fmt and fmt.storage_version else ""
         engine = f"{fmt.engine}{version} · " if fmt else ""
-        mode = self.app.browsers.mode(source.browser.path)  # type: ignore[attr-defined]
+        mode = self.session.mode(source.browser.path)
         self.sub_title = f"{mode} · {engine}{source.browser.path}"
 
     def action_audit(self) -> None:
         """The credential audit of every store under the folder the app was opened on."""
         from memexplorer.app.screens.audit_screen import AuditScreen
 
-        self.app.push_screen(AuditScreen(self.root))
+        self.app.push_screen(AuditScreen(self.session))
 
     def action_cancel(self) -> None:
         if not self.table.cancel():

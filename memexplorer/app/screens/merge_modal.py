@@ -13,8 +13,10 @@ from textual.message import Message
 from textual.widgets import Button, DataTable, Static
 from textual.worker import Worker
 
+from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.merge_commands import MERGE_COMMANDS
-from memexplorer.app.screens.modal_dialog import DIALOG_CSS, ModalDialog
+from memexplorer.app.screens.modal_dialog import DIALOG_CSS
+from memexplorer.app.screens.operator_screen import OperatorModal
 from memexplorer.app.widgets.sized_rows import fill_sized
 from memexplorer.app.widgets.worker_errors import report_failed_worker
 from memexplorer.operator.merge import MergeResult, merge_facts, preview_merge
@@ -47,7 +49,7 @@ def plan_rows(plan: MergePlan) -> list[tuple[str, str, str]]:
     return rows
 
 
-class MergeModal(ModalDialog[MergeResult | None]):
+class MergeModal(OperatorModal[MergeResult | None]):
     """Preview a merge, then (on confirm) back up the facts and write it."""
 
     HELP = (
@@ -69,8 +71,16 @@ class MergeModal(ModalDialog[MergeResult | None]):
     class Merged(Message):
         result: MergeResult
 
-    def __init__(self, store: Path, agent: str, keep: str, others: list[str], home: Path) -> None:
-        super().__init__()
+    def __init__(
+        self,
+        session: OperatorSession,
+        store: Path,
+        agent: str,
+        keep: str,
+        others: list[str],
+        home: Path,
+    ) -> None:
+        super().__init__(session)
         self.store, self.agent, self.home = store, agent, home
         self.keep, self.others = keep, others
         self.plan: MergePlan | None = None
@@ -112,11 +122,10 @@ class MergeModal(ModalDialog[MergeResult | None]):
         self.running = True
         self.query_one("#confirm", Button).disabled = True
         self.query_one("#merge-summary", Static).update("Backing up, then merging…")
-        # kuzu keeps one database per file per process: the app's read-only copy goes.
-        self.app.browsers.forget(self.store)  # type: ignore[attr-defined]
-        # The store's files move while we write: the store watch keeps quiet, or a
+        # kuzu keeps one database per file per process: the app's read-only copy goes,
+        # and the store's files move while we write: the store watch keeps quiet, or a
         # look between the write and its answer calls our own write a change on disk.
-        self.app.writes_under_way.add(self.store)  # type: ignore[attr-defined]
+        self.session.begin_write(self.store)
         self.run_merge(self.plan)
 
     @work(thread=True, exclusive=True, group="merge", exit_on_error=False)
@@ -124,8 +133,7 @@ class MergeModal(ModalDialog[MergeResult | None]):
         self.post_message(self.Merged(merge_facts(plan, home=self.home)))
 
     def on_merge_modal_merged(self, message: Merged) -> None:
-        self.app.store_watch.accept([self.store])  # type: ignore[attr-defined]
-        self.app.writes_under_way.discard(self.store)  # type: ignore[attr-defined]
+        self.session.end_write(self.store)
         self.dismiss(message.result)
 
     def action_cancel(self) -> None:
@@ -133,10 +141,10 @@ class MergeModal(ModalDialog[MergeResult | None]):
             self.dismiss(None)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if not report_failed_worker(event):
+        if not report_failed_worker(event, self.session):
             return
         self.running = False
-        self.app.writes_under_way.discard(self.store)  # type: ignore[attr-defined]
+        self.session.end_write(self.store, wrote=False)
         text = "Nothing was merged (see the error)." if event.worker.group == "merge" else (
             "The preview failed (see the error).")  # fmt: skip
         self.query_one("#merge-summary", Static).update(text)

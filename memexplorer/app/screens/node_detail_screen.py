@@ -11,12 +11,13 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static, Tree
 from textual.worker import Worker
 
 from memexplorer.app.clipboard import as_json
+from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.node_commands import NODE_COMMANDS
+from memexplorer.app.screens.operator_screen import OperatorScreen
 from memexplorer.app.screens.value_modal import BASE64_NOTE, ValueModal
 from memexplorer.app.session_mode import write_action
 from memexplorer.app.widgets.node_ref import NodeRef
@@ -54,7 +55,7 @@ def edge_label(edge: EdgeInfo) -> Text:
     return label
 
 
-class NodeDetailScreen(Screen[None]):
+class NodeDetailScreen(OperatorScreen[None]):
     """A node and its neighbourhood, one hop; links move along like a browser."""
 
     SCREEN_COMMANDS = NODE_COMMANDS
@@ -71,8 +72,8 @@ class NodeDetailScreen(Screen[None]):
         ref: NodeRef
         detail: NodeDetail
 
-    def __init__(self, ref: NodeRef) -> None:
-        super().__init__()
+    def __init__(self, session: OperatorSession, ref: NodeRef) -> None:
+        super().__init__(session)
         self.ref = ref
         self.detail: NodeDetail | None = None
 
@@ -92,7 +93,7 @@ class NodeDetailScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = f"{self.app.browsers.mode(self.ref.store)} · {self.ref.store}"  # type: ignore[attr-defined]
+        self.sub_title = f"{self.session.mode(self.ref.store)} · {self.ref.store}"
         self.query_one("#properties", DataTable).add_columns("property", "value")
         self.show(self.ref)
 
@@ -104,11 +105,11 @@ class NodeDetailScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="node", exit_on_error=False)
     def fetch(self, ref: NodeRef) -> None:
-        detail = self.app.browsers.get(ref.store).node(ref.table, ref.key)  # type: ignore[attr-defined]
+        detail = self.session.browser(ref.store).node(ref.table, ref.key)
         self.post_message(self.Loaded(ref, detail))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if report_failed_worker(event):
+        if report_failed_worker(event, self.session):
             self.loading = False
             self.query_one("#title", Static).update(Text(f"{self.ref.table} {self.ref.key}"))
 
@@ -153,13 +154,13 @@ class NodeDetailScreen(Screen[None]):
     @on(Tree.NodeSelected, "#edges")
     def follow(self, event: Tree.NodeSelected[NodeRef | None]) -> None:
         if event.node.data is not None:
-            self.app.open_node(event.node.data)  # type: ignore[attr-defined]
+            self.session.open_node(event.node.data)
 
     def action_open_edge(self) -> None:
         tree: Tree[NodeRef | None] = self.query_one("#edges", Tree)
         node = tree.cursor_node
         if node is not None and node.data is not None:
-            self.app.open_node(node.data)  # type: ignore[attr-defined]
+            self.session.open_node(node.data)
 
     def action_view_property(self) -> None:
         table = self.query_one("#properties", DataTable)
@@ -180,7 +181,7 @@ class NodeDetailScreen(Screen[None]):
     def action_graph(self) -> None:
         from memexplorer.app.screens.graph_screen import GraphScreen
 
-        self.app.push_screen(GraphScreen(self.ref))
+        self.app.push_screen(GraphScreen(self.session, self.ref))
 
     def action_chain(self) -> None:
         """The chains of the fact's agent, this fact's chain chosen."""
@@ -192,7 +193,7 @@ class NodeDetailScreen(Screen[None]):
             self.notify("Only facts (SemanticMemory nodes) have chains", severity="warning")
             return
         agent = str(detail.properties["agent_id"] or "")
-        self.app.push_screen(ChainScreen(self.ref.store, agent, self.ref.key))
+        self.app.push_screen(ChainScreen(self.session, self.ref.store, agent, self.ref.key))
 
     @write_action("Correct")
     def action_correct(self) -> None:
@@ -204,7 +205,9 @@ class NodeDetailScreen(Screen[None]):
             self.notify("Only facts (SemanticMemory nodes) can be corrected", severity="warning")
             return
         agent = str(detail.properties.get("agent_id") or "")
-        open_correct(self, self.ref.store, agent, self.ref.key, lambda: self.show(self.ref))
+        open_correct(
+            self, self.session, self.ref.store, agent, self.ref.key, lambda: self.show(self.ref)
+        )
 
     def action_close(self) -> None:
-        self.app.close_nodes()  # type: ignore[attr-defined]
+        self.session.close_nodes()

@@ -13,17 +13,16 @@ from typing import TYPE_CHECKING
 
 from textual import work
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Input
 from textual.worker import Worker
 
+from memexplorer.app.screens.operator_screen import OperatorScreen
 from memexplorer.app.session_mode import write_action
 from memexplorer.app.widgets.node_table import NodeTable, TableSource
 from memexplorer.app.widgets.stores_tree import AgentItem, StoreItem, StoresTree, TableItem
 from memexplorer.app.widgets.worker_errors import report_failed_worker
 from memexplorer.operator.catalog import StoreEntry
 from memexplorer.operator.wording import restored_summary, rows_and_edges, with_article
-from memexplorer.storage.store_home import HOME_MARKERS, home_of_store
 
 if TYPE_CHECKING:
     from memexplorer.operator.backups import BackupRecord, RestoreResult
@@ -32,16 +31,6 @@ if TYPE_CHECKING:
 
 #: How long the "Undo" of a clean is offered (the notification's lifetime), seconds.
 UNDO_SECONDS = 20.0
-
-
-def operator_home(root: Path, store: Path | None) -> Path:
-    """Where backups go: the app's root when it is an amplihack home, else the home
-    above the store (as the CLI finds it: :func:`home_of_store`)."""
-    if root.is_dir() and (root.name == ".amplihack" or any(
-        (root / name).exists() for name in HOME_MARKERS
-    )):  # fmt: skip
-        return root
-    return home_of_store(store) if store is not None else root
 
 
 @dataclass
@@ -58,7 +47,7 @@ class Restored(Message):
     result: RestoreResult
 
 
-class OperatorActions(Screen[None]):
+class OperatorActions(OperatorScreen[None]):
     """Clean, undo, backups, export and import, from the stores and the node table."""
 
     _undo: tuple[BackupRecord, float] | None = None
@@ -68,7 +57,7 @@ class OperatorActions(Screen[None]):
         return next((e for e in self.query_one(StoresTree).entries if e.path == path), None)
 
     def _home(self, store: Path | None) -> Path:
-        return operator_home(self.app.root, store)  # type: ignore[attr-defined]
+        return self.session.home(store)
 
     def _cursor_key(self) -> tuple[TableSource, str] | None:
         table = self.query_one(NodeTable)
@@ -88,7 +77,7 @@ class OperatorActions(Screen[None]):
         from memexplorer.operator.clean import clean_target
 
         target = clean_target(entry.path)
-        modal = CleanModal(target, selection, self._home(entry.path), what,
+        modal = CleanModal(self.session, target, selection, self._home(entry.path), what,
                            sessions=entry.kind == "flat")  # fmt: skip
         self.app.push_screen(modal, self._cleaned)
 
@@ -173,7 +162,7 @@ class OperatorActions(Screen[None]):
                         severity="warning")  # fmt: skip
             return
         target = clean_target(entry.path)
-        modal = CleanModal(target, Selection(pattern="*"), self._home(entry.path),
+        modal = CleanModal(self.session, target, Selection(pattern="*"), self._home(entry.path),
                            f"Clean sessions of {entry.path.name}", sessions=True)  # fmt: skip
         self.app.push_screen(modal, self._cleaned)
 
@@ -202,7 +191,7 @@ class OperatorActions(Screen[None]):
             return
         record = self._undo[0]
         self._undo = None
-        self.app.browsers.forget(record.store)  # type: ignore[attr-defined]
+        self.session.forget(record.store)
         self.restore(record.path)
 
     @work(thread=True, exclusive=True, group="restore", exit_on_error=False)
@@ -223,10 +212,10 @@ class OperatorActions(Screen[None]):
 
         source = self.query_one(NodeTable).source
         home = self._home(source.browser.path if source is not None else None)
-        self.app.push_screen(BackupsScreen(home), lambda _: self.reload_after_write())
+        self.app.push_screen(BackupsScreen(self.session, home), lambda _: self.reload_after_write())
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        report_failed_worker(event)
+        report_failed_worker(event, self.session)
 
     # -- what the operator points at ---------------------------------------------------
     def _cursor_target(self) -> tuple[StoreEntry, str | None] | None:
@@ -268,15 +257,15 @@ class OperatorActions(Screen[None]):
         """Fresh counts in the tree and the open table, on its same filter and page."""
         table = self.query_one(NodeTable)
         source, query = table.source, table.page_query
-        self.app.browsers.close_all()  # type: ignore[attr-defined]
+        self.session.close_all()
         tree = self.query_one(StoresTree)
         # Our own write (clean, undo, restore) is no news from disk: every store is
         # re-read now, so none is announced as changed.
-        self.app.store_watch.accept(entry.path for entry in tree.entries)  # type: ignore[attr-defined]
+        self.session.wrote(entry.path for entry in tree.entries)
         tree.reload()
         if source is None:
             return
-        browser = self.app.browsers.get(source.browser.path)  # type: ignore[attr-defined]
+        browser = self.session.browser(source.browser.path)
         info = next((t for t in browser.tables(source.agent) if t.name == source.table.name),
                     source.table)  # fmt: skip
         table.source = TableSource(browser, source.agent, info)

@@ -10,22 +10,22 @@ agent's retrieval left out, each with the step that cut it.
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Static, Tree
 from textual.worker import Worker
 
+from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.profile_choices import ProfileChoices
 from memexplorer.app.screens.query_commands import QUERY_COMMANDS
 from memexplorer.app.screens.query_knobs import QueryKnobs
+from memexplorer.app.screens.query_retrieval import Answer, Request
+from memexplorer.app.screens.saved_queries import SavedQueries
 from memexplorer.app.screens.why_not_screen import WhyNotScreen
 from memexplorer.app.widgets.context_pane import ContextPane
 from memexplorer.app.widgets.history_list import HistoryList
@@ -33,30 +33,15 @@ from memexplorer.app.widgets.missed_list import MissedList
 from memexplorer.app.widgets.node_ref import NodeRef
 from memexplorer.app.widgets.query_results import QueryResults
 from memexplorer.app.widgets.worker_errors import report_failed_worker
-from memexplorer.memory.knowledge import KnowledgeNode, KnowledgeSubgraph
-from memexplorer.memory.retrieval_explain import Explanation, Step, explain_retrieval
-from memexplorer.memory.retrieval_indexed import index_pending
+from memexplorer.memory.knowledge import KnowledgeNode
+from memexplorer.memory.retrieval_explain import Explanation, Step
 from memexplorer.memory.retrieval_profiles import DEFAULT_PROFILE
 from memexplorer.operator.query_history import HistoryEntry, QueryHistory
-from memexplorer.operator.retrieval_rs_sqlite import rs_sqlite_retrieve
 from memexplorer.operator.rs_sqlite_transfer import is_rs_store
 from memexplorer.operator.wording import counted
 
-#: One writer of the history file at a time in this process.
-_HISTORY_LOCK = threading.Lock()
 
-
-@dataclass(frozen=True)
-class Request:
-    """One retrieval: the text and the knobs it ran with."""
-
-    text: str
-    max_nodes: int
-    threshold: float
-    profile: str
-
-
-class QueryScreen(QueryKnobs, Screen[None]):
+class QueryScreen(QueryKnobs, SavedQueries):
     """Run an agent's retrieval on a text and see what it returns, and why."""
 
     SCREEN_COMMANDS = QUERY_COMMANDS
@@ -77,36 +62,26 @@ class QueryScreen(QueryKnobs, Screen[None]):
     CSS_PATH = "query_screen.tcss"
 
     @dataclass
-    class Answered(Message):
-        request: Request
-        subgraph: KnowledgeSubgraph
-        contexts: tuple[str, str]
-        explanation: Explanation
-
-    @dataclass
     class Walked(Message):
         fact: KnowledgeNode
         steps: list[Step]
         kept: bool
 
-    @dataclass
-    class HistoryLoaded(Message):
-        entries: list[HistoryEntry]
-
-    def __init__(self, store: Path, agent: str, history: QueryHistory | None = None) -> None:
-        super().__init__()
+    def __init__(
+        self, session: OperatorSession, store: Path, agent: str, history: QueryHistory | None = None
+    ) -> None:
+        super().__init__(session)
         self.store = store
         self.agent = agent
-        self.history = history or QueryHistory()
+        self.saved = history or QueryHistory()
         self.choices = ProfileChoices()
-        #: amplihack-rs's SQLite store: its agent retrieves with the amplihack-rs profile.
         self.sqlite = is_rs_store(store)
         self.profile = self.choices.get(store, "amplihack-rs" if self.sqlite else DEFAULT_PROFILE)
         self.max_nodes = 20
         self.threshold = 0.3
         self.chronological = False
         self.request: Request | None = None
-        self.answer: QueryScreen.Answered | None = None
+        self.answer: Answer | None = None
         self._unsaved: HistoryEntry | None = None
 
     def compose(self) -> ComposeResult:
@@ -123,7 +98,7 @@ class QueryScreen(QueryKnobs, Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self._show_settings()
+        self.show_settings()
         self.query_one("#query", Input).focus()
         self.load_history()
 
@@ -135,67 +110,16 @@ class QueryScreen(QueryKnobs, Screen[None]):
     def context(self) -> ContextPane:
         return self.query_one(ContextPane)
 
-    def _show_settings(self) -> None:
-        mode = self.app.browsers.mode(self.store)  # type: ignore[attr-defined]
-        self.sub_title = f"profile {self.profile} · {mode} · {self.agent} · {self.store}"
-        order = "chronological" if self.chronological else "by confidence"
-        self.query_one("#settings", Static).update(
-            Text(
-                f"{self.profile} · max {self.max_nodes} nodes · "
-                f"similarity ≥ {self.threshold:.2f} · {order}"
-            )
-        )
-
-    # -- retrieval ------------------------------------------------------------------------
-    def run_query(self, text: str) -> None:
-        """Retrieve for ``text`` with the current knobs (and record it in the history)."""
-        if not text.strip():
+    # -- the answer -----------------------------------------------------------------------
+    def on_query_knobs_answered(self, message: QueryKnobs.Answered) -> None:
+        answer = message.answer
+        if answer.request != self.request:
             return
-        self.request = Request(text.strip(), self.max_nodes, self.threshold, self.profile)
-        # A title, not the animated loading indicator: its frames would take the GIL
-        # from the worker (kuzu hands rows to Python one call at a time).
-        self.results.border_title = f"searching for {self.request.text!r}…"
-        self.retrieve(self.request)
-
-    @work(thread=True, exclusive=True, group="query", exit_on_error=False)
-    def retrieve(self, request: Request) -> None:
-        if self.sqlite:
-            self._retrieve_sqlite(request)
-            return
-        memory = self.app.memories.get(self.store, self.agent)  # type: ignore[attr-defined]
-        if index_pending(memory.graph, memory.agent_name):  # a large store's first query
-            note = f"building the keyword index (once per store state), then {request.text!r}…"
-            self.app.call_from_thread(setattr, self.results, "border_title", note)
-        explanation = explain_retrieval(
-            memory.graph,
-            memory.agent_name,
-            memory.rel_tables(),
-            request.text,
-            profile=request.profile,
-            max_nodes=request.max_nodes,
-            similarity_threshold=request.threshold,
-        )
-        subgraph = explanation.subgraph
-        contexts = (subgraph.to_llm_context(), subgraph.to_llm_context(chronological=True))
-        self.post_message(self.Answered(request, subgraph, contexts, explanation))
-
-    def _retrieve_sqlite(self, request: Request) -> None:
-        """The amplihack-rs profile on the SQLite store (``ranked`` reads graph stores)."""
-        graph = rs_sqlite_retrieve(self.store, self.agent, request.text, profile=request.profile,
-                                   max_nodes=request.max_nodes,
-                                   similarity_threshold=request.threshold)  # fmt: skip
-        why = Explanation(request.profile, graph, note="ranked reads graph stores only")
-        texts = (graph.to_llm_context(), graph.to_llm_context(chronological=True))
-        self.post_message(self.Answered(request, graph, texts, why))
-
-    def on_query_screen_answered(self, message: Answered) -> None:
-        if message.request != self.request:
-            return
-        self.answer = message
-        graph = message.subgraph
+        self.answer = answer
+        graph = answer.subgraph
         facts, edges = counted(len(graph.nodes), "fact"), counted(len(graph.edges), "edge")
-        self.results.show(graph, f"{message.request.profile}: {facts} · {edges}")
-        self.query_one(MissedList).show(message.explanation)
+        self.results.show(graph, f"{answer.request.profile}: {facts} · {edges}")
+        self.query_one(MissedList).show(answer.explanation)
         self._show_context()
         self.results.focus()
         if self._unsaved is not None:
@@ -208,20 +132,11 @@ class QueryScreen(QueryKnobs, Screen[None]):
             self.context.show(self.answer.contexts[self.chronological], self.chronological)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if report_failed_worker(event) and event.worker.group == "query":
+        if report_failed_worker(event, self.session) and event.worker.group == "query":
             self.results.border_title = "the query failed"
 
     # -- history --------------------------------------------------------------------------
-    @work(thread=True, exclusive=True, group="history", exit_on_error=False)
-    def load_history(self) -> None:
-        self.post_message(self.HistoryLoaded(self.history.load()))
-
-    @work(thread=True, group="history-save", exit_on_error=False)
-    def save_history(self, entry: HistoryEntry) -> None:
-        with _HISTORY_LOCK:
-            self.post_message(self.HistoryLoaded(self.history.add(entry)))
-
-    def on_query_screen_history_loaded(self, message: HistoryLoaded) -> None:
+    def on_saved_queries_history_loaded(self, message: SavedQueries.HistoryLoaded) -> None:
         self.query_one(HistoryList).set_entries(message.entries)
 
     @on(Input.Changed, "#query")
@@ -249,7 +164,7 @@ class QueryScreen(QueryKnobs, Screen[None]):
 
     def _open(self, node_id: str | None) -> None:
         if node_id:
-            self.app.open_node(NodeRef(self.store, "SemanticMemory", node_id))  # type: ignore[attr-defined]
+            self.session.open_node(NodeRef(self.store, "SemanticMemory", node_id))
 
     # -- commands -------------------------------------------------------------------------
     def action_open_result(self) -> None:
@@ -302,7 +217,7 @@ class QueryScreen(QueryKnobs, Screen[None]):
 
     def action_toggle_order(self) -> None:
         self.chronological = not self.chronological
-        self._show_settings()
+        self.show_settings()
         self._show_context()
 
     def action_copy_context(self) -> None:

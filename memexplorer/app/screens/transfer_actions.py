@@ -25,7 +25,9 @@ class TransferActions(OperatorActions):
 
         target = self._agent_target("No export here", "export works on hierarchical agent stores")
         if target is not None:
-            self.app.push_screen(ExportModal(target[1], target[0].path), self._exported)
+            self.app.push_screen(
+                ExportModal(self.session, target[1], target[0].path), self._exported
+            )
 
     def _exported(self, result: ExportResult | None) -> None:
         from memexplorer.app.screens.export_modal import export_summary
@@ -39,7 +41,9 @@ class TransferActions(OperatorActions):
 
         target = self._agent_target("No import here", "import works on hierarchical agent stores")
         if target is not None:
-            modal = ImportModal(target[1], target[0].path, home=self._home(target[0].path))
+            modal = ImportModal(
+                self.session, target[1], target[0].path, home=self._home(target[0].path)
+            )
             self.app.push_screen(modal, self._imported)
 
     def _imported(self, result: ImportResult | None) -> None:

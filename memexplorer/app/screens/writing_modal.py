@@ -19,12 +19,12 @@ from rich.text import Text
 from textual import work
 from textual.containers import Vertical
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Button, Static
 from textual.worker import Worker, WorkerState
 
+from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.confirm_modal import ConfirmModal
-from memexplorer.app.screens.operator_actions import operator_home
+from memexplorer.app.screens.operator_screen import OperatorScreen
 from memexplorer.app.session_mode import write_action
 from memexplorer.app.widgets.worker_errors import report_failed_worker
 from memexplorer.operator.store_backup import write_closed_store_backup
@@ -52,7 +52,7 @@ class WritingModal(ConfirmModal):
     class UpgradeAsked(Message):
         error: StoreUpgradeRequired
 
-    def __init__(self, store: Path, engine: str, home: Path) -> None:
+    def __init__(self, session: OperatorSession, store: Path, engine: str, home: Path) -> None:
         lines = [
             Text.assemble(("Store  ", "bold"), str(store), (f"  ({engine})", "dim")),
             Text.assemble(
@@ -68,6 +68,7 @@ class WritingModal(ConfirmModal):
             Text("w again switches back to read-only.", style="dim"),
         ]
         super().__init__(f"Switch {store.name} to writing?", lines, "Switch to writing")
+        self.session = session
         self.store = store
         self.engine = engine
         self.home = home
@@ -88,7 +89,7 @@ class WritingModal(ConfirmModal):
                 write_closed_store_backup(self.home, self.store, engine=self.engine,
                                           kind="store", action="upgrade")  # fmt: skip
             try:
-                self.app.browsers.set_writing(self.store, True, allow_upgrade=upgrade)  # type: ignore[attr-defined]
+                self.session.set_writing(self.store, True, allow_upgrade=upgrade)
             except StoreUpgradeRequired as error:
                 if upgrade:
                     raise
@@ -132,7 +133,7 @@ class WritingModal(ConfirmModal):
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.group == "writing" and event.state == WorkerState.ERROR:
             self.dismiss(False)  # the store was reopened read-only, as it was
-            report_failed_worker(event)
+            report_failed_worker(event, self.session)
 
 
 @dataclass
@@ -140,7 +141,7 @@ class ReadOnlyAgain(Message):
     store: Path
 
 
-class WritingToggle(Screen[None]):
+class WritingToggle(OperatorScreen[None]):
     """``w``: switch the screen's store to writing (asking first) or back (unasked).
 
     Screens say which store (:meth:`writing_target`) and refresh what shows its
@@ -161,17 +162,17 @@ class WritingToggle(Screen[None]):
         if target is None:
             return
         store, engine = target
-        if self.app.browsers.writing(store):  # type: ignore[attr-defined]
+        if self.session.writing(store):
             self.leave_writing(store)
             return
-        home = operator_home(self.app.root, store)  # type: ignore[attr-defined]
-        modal = WritingModal(store, engine, home)
+        home = self.session.home(store)
+        modal = WritingModal(self.session, store, engine, home)
         self.app.push_screen(modal, lambda done: self._switched(store, done))
 
     def _switched(self, store: Path, done: bool | None) -> None:
         if done is None:
             return  # cancelled: nothing was reopened
-        self.app.store_watch.accept([store])  # type: ignore[attr-defined]
+        self.session.wrote([store])
         self.writing_changed(store)
         if done:
             self.notify(f"{store.parent.name}/{store.name} is open for writing; w (f6 in the "
@@ -180,11 +181,11 @@ class WritingToggle(Screen[None]):
 
     @work(thread=True, exclusive=True, group="read-only", exit_on_error=False)
     def leave_writing(self, store: Path) -> None:
-        self.app.browsers.set_writing(store, False)  # type: ignore[attr-defined]
+        self.session.set_writing(store, False)
         self.post_message(ReadOnlyAgain(store))
 
     def on_read_only_again(self, message: ReadOnlyAgain) -> None:
-        self.app.store_watch.accept([message.store])  # type: ignore[attr-defined]
+        self.session.wrote([message.store])
         self.writing_changed(message.store)
         store = message.store
         self.notify(f"{store.parent.name}/{store.name} is read-only again", title="Read-only")

@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rich.text import Text
-from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from memexplorer.app.widgets.widget_message import WidgetMessage
 from memexplorer.operator.chains import ChainStep, TemporalChain
 
 _SOURCE = {"transitioned_to": "TRANSITIONED_TO", "numbers": "changed numbers"}
@@ -89,13 +89,8 @@ class ChainTimeline(OptionList):
     """
 
     @dataclass
-    class StepChosen(Message):
-        timeline: ChainTimeline
+    class StepChosen(WidgetMessage["ChainTimeline"]):
         step: ChainStep
-
-        @property
-        def control(self) -> ChainTimeline:
-            return self.timeline
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]

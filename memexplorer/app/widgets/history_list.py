@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from memexplorer.app.widgets.widget_message import WidgetMessage
 from memexplorer.operator.query_history import HistoryEntry, QueryHistory
 
 
@@ -26,13 +26,8 @@ class HistoryList(OptionList):
     """
 
     @dataclass
-    class Chosen(Message):
-        history: HistoryList
+    class Chosen(WidgetMessage["HistoryList"]):
         entry: HistoryEntry
-
-        @property
-        def control(self) -> HistoryList:
-            return self.history
 
     def __init__(self, agent: str, store: str, **kwargs: Any) -> None:
         super().__init__(markup=False, **kwargs)

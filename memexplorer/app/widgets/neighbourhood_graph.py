@@ -10,10 +10,10 @@ from textual import events
 from textual.app import ComposeResult
 from textual.containers import ScrollableContainer
 from textual.geometry import Region
-from textual.message import Message
 from textual.widgets import Static
 
 from memexplorer.app.graph_drawing import BOX_HEIGHT, Box, Drawing, draw
+from memexplorer.app.widgets.widget_message import WidgetMessage
 from memexplorer.operator.neighbourhood import Neighbourhood
 
 #: Named ANSI colours: they follow the terminal's and the theme's palette.
@@ -39,15 +39,10 @@ class NeighbourhoodGraph(ScrollableContainer, can_focus=False):
     """
 
     @dataclass
-    class Highlighted(Message):
+    class Highlighted(WidgetMessage["NeighbourhoodGraph"]):
         """The selection moved onto another box."""
 
-        graph: NeighbourhoodGraph
         box: Box
-
-        @property
-        def control(self) -> NeighbourhoodGraph:
-            return self.graph
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]

@@ -18,6 +18,8 @@ from textual.widgets import Input, Static
 from textual.worker import Worker, WorkerState
 from textual_fastdatatable import DataTable
 
+from memexplorer.app.operator_session import OperatorSession
+from memexplorer.app.widgets.widget_message import WidgetMessage
 from memexplorer.app.widgets.worker_errors import report_failed_worker
 from memexplorer.operator.browse import Page, PageQuery, StoreBrowser, TableInfo
 from memexplorer.storage.stored_json import stored_json_text
@@ -55,17 +57,12 @@ class NodeTable(Vertical):
     """
 
     @dataclass
-    class RowOpened(Message):
+    class RowOpened(WidgetMessage["NodeTable"]):
         """Open a node: the row's own, or for a rel row the node at the cursor's end."""
 
-        table: NodeTable
         source: TableSource
         node_table: str
         key: str
-
-        @property
-        def control(self) -> NodeTable:
-            return self.table
 
     @dataclass
     class PageLoaded(Message):
@@ -73,8 +70,9 @@ class NodeTable(Vertical):
         source: TableSource
         page: Page
 
-    def __init__(self, page_size: int = PAGE_SIZE, **kwargs: Any) -> None:
+    def __init__(self, session: OperatorSession, page_size: int = PAGE_SIZE, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self.session = session
         self.page_size = page_size
         self._focus_on_load = False
         self.source: TableSource | None = None
@@ -116,7 +114,7 @@ class NodeTable(Vertical):
         self.post_message(self.PageLoaded(self, source, page))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        report_failed_worker(event)
+        report_failed_worker(event, self.session)
         if event.worker.group == "page" and event.state in (
             WorkerState.ERROR,
             WorkerState.CANCELLED,

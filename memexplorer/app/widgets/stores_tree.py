@@ -6,6 +6,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from rich.style import Style
 from rich.text import Text
 from textual import work
 from textual.message import Message
@@ -13,6 +14,9 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 from textual.worker import Worker
 
+from memexplorer.app.operator_session import OperatorSession
+from memexplorer.app.widgets.fitted_label import fit_label
+from memexplorer.app.widgets.widget_message import WidgetMessage
 from memexplorer.app.widgets.worker_errors import report_failed_worker
 from memexplorer.memory.rs_sqlite_schema import EDGE_TABLE_NAMES
 from memexplorer.operator.browse import TableInfo
@@ -108,22 +112,12 @@ class StoresTree(Tree[TreeData]):
     BINDING_GROUP_TITLE = "Stores"
 
     @dataclass
-    class TableChosen(Message):
-        tree: StoresTree
+    class TableChosen(WidgetMessage["StoresTree"]):
         item: TableItem
 
-        @property
-        def control(self) -> StoresTree:
-            return self.tree
-
     @dataclass
-    class StoreChosen(Message):
-        tree: StoresTree
+    class StoreChosen(WidgetMessage["StoresTree"]):
         entry: StoreEntry
-
-        @property
-        def control(self) -> StoresTree:
-            return self.tree
 
     @dataclass
     class StoresLoaded(Message):
@@ -139,9 +133,10 @@ class StoresTree(Tree[TreeData]):
         node: TreeNode[TreeData]
         tables: list[TableInfo]
 
-    def __init__(self, root: Path, **kwargs: object) -> None:
-        super().__init__(str(root), **kwargs)  # type: ignore[arg-type]
-        self.root_path = root
+    def __init__(self, session: OperatorSession, **kwargs: object) -> None:
+        super().__init__(str(session.root), **kwargs)  # type: ignore[arg-type]
+        self.session = session
+        self.root_path = session.root
         self.show_root = False
         self.guide_depth = 3
         self.entries: list[StoreEntry] = []
@@ -151,6 +146,21 @@ class StoresTree(Tree[TreeData]):
 
     def on_mount(self) -> None:
         self.reload()
+
+    def render_label(self, node: TreeNode[TreeData], base_style: Style, style: Style) -> Text:
+        """An agent's or a table's label fitted to the pane: the name shortened
+        before the count is cropped (fitted_label.py). A store's label is its
+        place first, cropped as it is."""
+        label = super().render_label(node, base_style, style)
+        if not isinstance(node.data, AgentItem | TableItem):
+            return label
+        depth = 0
+        parent = node.parent
+        while parent is not None:
+            depth, parent = depth + 1, parent.parent
+        room = self.scrollable_content_region.width - (depth - 1) * self.guide_depth
+        icon = len(self.ICON_NODE) if node.allow_expand else 0
+        return fit_label(label, room, start=icon)
 
     def _cursor_place(self) -> tuple[Path, str | None, str | None] | None:
         node = self.cursor_node
@@ -218,7 +228,7 @@ class StoresTree(Tree[TreeData]):
         return child
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if report_failed_worker(event) and event.worker.group == "stores":
+        if report_failed_worker(event, self.session) and event.worker.group == "stores":
             self.clear()
             self.root.add_leaf(Text(f"cannot list {self.root_path}", style="red"))
 
@@ -236,11 +246,11 @@ class StoresTree(Tree[TreeData]):
         """The agent's tables. Our own write (an undo, a restore) may close the store
         while this reads it, and reopens it: then read again from the new handle."""
         for attempt in range(2):
-            browser = self.app.browsers.get(item.entry.path)  # type: ignore[attr-defined]
+            browser = self.session.browser(item.entry.path)
             try:
                 return browser.tables(item.agent)
             except QueryError:
-                closed_under_us = self.app.browsers.get(item.entry.path) is not browser  # type: ignore[attr-defined]
+                closed_under_us = self.session.browser(item.entry.path) is not browser
                 if attempt or not closed_under_us:
                     raise
         raise AssertionError("unreachable")  # the loop returns or raises

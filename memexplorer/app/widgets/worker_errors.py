@@ -6,27 +6,34 @@ importing a screen; the error modal (screens/error_modal.py) shows them.
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from textual.worker import Worker, WorkerState
 
 from memexplorer.storage.exceptions import MemoryError
 from memexplorer.storage.progress import OperationCancelled
 
-__all__ = ["describe_error", "report_failed_worker"]
+__all__ = ["ShowsErrors", "describe_error", "report_failed_worker"]
 
 
-def report_failed_worker(event: Worker.StateChanged) -> bool:
-    """Send a worker's error to the app's error modal; True if there was one.
+class ShowsErrors(Protocol):
+    """Where errors go: the operator session (operator_session.py) hands them to the App."""
+
+    def show_error(self, error: BaseException) -> None: ...
+
+
+def report_failed_worker(event: Worker.StateChanged, errors: ShowsErrors) -> bool:
+    """Send a worker's error to ``errors`` (the error modal); True if there was one.
 
     A cancel the operator asked for is no error: it gets a notification.
     """
     error = event.worker.error
     if event.state != WorkerState.ERROR or error is None:
         return False
-    app = event.worker.node.app
     if isinstance(error, OperationCancelled):
-        app.notify(f"{error.message}. {error.hint}", title=error.title)
+        event.worker.node.app.notify(f"{error.message}. {error.hint}", title=error.title)
     else:
-        app.show_error(error)  # type: ignore[attr-defined]
+        errors.show_error(error)
     return True
 
 
