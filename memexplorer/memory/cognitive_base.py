@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 import uuid
 from pathlib import Path
-from typing import Any, Literal, Self
+from typing import Any, Literal
 
 from memexplorer.memory.cognitive_schema import (
     CATEGORY_TABLES,
@@ -19,6 +19,7 @@ from memexplorer.memory.cognitive_schema import (
     create_missing_tables,
     dumps,
 )
+from memexplorer.memory.memory_handle import GraphHandle
 from memexplorer.storage.exceptions import AgentNameError, InvalidInputError, ReadOnlyStoreError
 from memexplorer.storage.shared_graph import SharedGraph, acquire_graph, release_graph
 
@@ -37,7 +38,7 @@ def new_id(prefix: str) -> str:
     return f"{prefix}_{uuid.uuid4().hex[:12]}"
 
 
-class CognitiveBase:
+class CognitiveBase(GraphHandle[SharedGraph]):
     """Connection handling, scoped reads and statistics of one agent's memory.
 
     ``mode``: "auto" (default) opens an existing store read-only and reopens it
@@ -89,18 +90,7 @@ class CognitiveBase:
             self.close()
             raise
 
-    # -- connection --------------------------------------------------------------------
-    @property
-    def graph(self) -> SharedGraph:
-        """The shared store handle (for queries the API does not cover)."""
-        if self._graph is None:
-            raise ReadOnlyStoreError(self.db_path, "This memory is closed")
-        return self._graph
-
-    @property
-    def read_only(self) -> bool:
-        return self.graph.read_only
-
+    # -- connection (graph, read_only, with-blocks: GraphHandle) ----------------------
     def _writable(self) -> SharedGraph:
         graph = self.graph
         if self.mode == "read":
@@ -169,9 +159,3 @@ class CognitiveBase:
         if self._graph is not None:
             graph, self._graph = self._graph, None
             release_graph(graph)
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()

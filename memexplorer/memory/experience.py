@@ -23,6 +23,7 @@ __all__ = [
     "OUTCOME_MAX_LENGTH",
     "Experience",
     "ExperienceType",
+    "check_text",
 ]
 
 CONTEXT_MAX_LENGTH = 500
@@ -38,7 +39,7 @@ class ExperienceType(Enum):
     INSIGHT = "insight"
 
 
-def _check_text(name: str, value: object, max_length: int) -> None:
+def check_text(name: str, value: object, max_length: int) -> None:
     """Reject text that is not a string, is blank, or is longer than the store allows."""
     if not isinstance(value, str):
         raise TypeError(f"{name} must be a string")
@@ -83,8 +84,8 @@ class Experience:
     def __post_init__(self) -> None:
         if not isinstance(self.experience_type, ExperienceType):
             raise TypeError("experience_type must be ExperienceType enum")
-        _check_text("context", self.context, CONTEXT_MAX_LENGTH)
-        _check_text("outcome", self.outcome, OUTCOME_MAX_LENGTH)
+        check_text("context", self.context, CONTEXT_MAX_LENGTH)
+        check_text("outcome", self.outcome, OUTCOME_MAX_LENGTH)
         _check_confidence(self.confidence)
         if self.timestamp is None:
             self.timestamp = datetime.now()

@@ -1,7 +1,7 @@
 """What an experience backend does, and the rules every backend shares.
 
 :class:`MemoryConnector` talks to one of two backends (SQLite, Kuzu) through
-the small :class:`MemoryBackend` protocol. The helpers here keep the two
+the small :class:`MemoryBackend` base class. The helpers here keep the two
 consistent: how an experience is checked before it is written, how a stored
 row becomes an :class:`Experience`, how a search query is split into words,
 how big a store is on disk, and the retention constants.
@@ -11,22 +11,25 @@ from __future__ import annotations
 
 import json
 import re
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from memexplorer.memory.experience import (
     CONTEXT_MAX_LENGTH,
     OUTCOME_MAX_LENGTH,
     Experience,
     ExperienceType,
+    check_text,
 )
 from memexplorer.storage.exceptions import InvalidExperienceError, InvalidInputError
 
 __all__ = [
     "COMPRESS_AFTER_DAYS",
     "KEEP_PATTERN_CONFIDENCE",
+    "ExperienceFilter",
     "MemoryBackend",
     "Retention",
     "StoredRow",
@@ -53,25 +56,44 @@ class Retention:
     max_experiences: int | None = None
 
 
-class MemoryBackend(Protocol):
-    """One agent's experiences in one store file."""
+@dataclass(frozen=True)
+class ExperienceFilter:
+    """Which of the agent's experiences a read is about (checked by :func:`check_filters`)."""
+
+    experience_type: ExperienceType | None = None
+    min_confidence: float = 0.0
+
+
+class MemoryBackend(ABC):
+    """One agent's experiences in one store file.
+
+    The public calls are here once: they check their filters, then hand the
+    backend an :class:`ExperienceFilter` (a blank search is a retrieval).
+    """
 
     db_path: Path
     agent_name: str
 
     @property
+    @abstractmethod
     def read_only(self) -> bool: ...
 
-    def store_experience(self, experience: Experience) -> str: ...
+    def store_experience(self, experience: Experience) -> str:
+        return self.store_experiences([experience])[0]
 
-    def store_experiences(self, experiences: list[Experience]) -> list[str]: ...
+    @abstractmethod
+    def store_experiences(self, experiences: list[Experience]) -> list[str]:
+        """Write several experiences in one transaction (all or none)."""
 
     def retrieve_experiences(
         self,
         limit: int | None = None,
         experience_type: ExperienceType | None = None,
         min_confidence: float = 0.0,
-    ) -> list[Experience]: ...
+    ) -> list[Experience]:
+        """Newest first; ``limit`` None (or 0, as the reference) means all."""
+        check_filters(limit, experience_type, min_confidence)
+        return self._retrieve(ExperienceFilter(experience_type, min_confidence), limit)
 
     def search(
         self,
@@ -79,13 +101,32 @@ class MemoryBackend(Protocol):
         experience_type: ExperienceType | None = None,
         min_confidence: float = 0.0,
         limit: int = 10,
-    ) -> list[Experience]: ...
+    ) -> list[Experience]:
+        """Experiences holding every query word, newest first; a blank query
+        returns the newest ones, as retrieve_experiences does."""
+        check_filters(limit, experience_type, min_confidence)
+        words = query_words(query)  # raises unless query is a string
+        if not query.strip():
+            return self.retrieve_experiences(limit or None, experience_type, min_confidence)
+        return self._search(words, ExperienceFilter(experience_type, min_confidence), limit)
 
+    @abstractmethod
     def get_statistics(self) -> dict[str, Any]: ...
 
+    @abstractmethod
     def cleanup(self, retention: Retention) -> None: ...
 
+    @abstractmethod
     def close(self) -> None: ...
+
+    # -- what each backend supplies ---------------------------------------------------
+    @abstractmethod
+    def _retrieve(self, wanted: ExperienceFilter, limit: int | None) -> list[Experience]: ...
+
+    @abstractmethod
+    def _search(
+        self, words: list[str], wanted: ExperienceFilter, limit: int | None
+    ) -> list[Experience]: ...
 
 
 def check_experience(experience: object) -> Experience:
@@ -98,14 +139,8 @@ def check_experience(experience: object) -> Experience:
         raise TypeError(f"expected an Experience, got {type(experience).__name__}")
     if not isinstance(experience.experience_type, ExperienceType):
         raise TypeError("experience_type must be ExperienceType enum")
-    for name, limit in (("context", CONTEXT_MAX_LENGTH), ("outcome", OUTCOME_MAX_LENGTH)):
-        value = getattr(experience, name)
-        if not isinstance(value, str):
-            raise TypeError(f"{name} must be a string")
-        if not value.strip():
-            raise InvalidExperienceError(f"{name} cannot be empty")
-        if len(value) > limit:
-            raise InvalidExperienceError(f"{name} exceeds {limit} characters")
+    check_text("context", experience.context, CONTEXT_MAX_LENGTH)
+    check_text("outcome", experience.outcome, OUTCOME_MAX_LENGTH)
     confidence = experience.confidence
     if isinstance(confidence, bool) or not isinstance(confidence, int | float):
         raise TypeError("confidence must be a number")

@@ -10,6 +10,7 @@ at once with :class:`StoreLockedError` and is left untouched.
 Search here has no FTS index: every query word (lower-cased, with a plural or
 -ing/-ed ending taken off) must occur in context or outcome, which gives the
 SQLite backend's results for everyday words ("tutorial" finds "tutorials").
+Statistics and retention are in :mod:`.experience_kuzu_upkeep`.
 """
 
 from __future__ import annotations
@@ -21,23 +22,17 @@ from typing import Any
 
 from memexplorer.memory.experience import Experience, ExperienceType
 from memexplorer.memory.experience_backend import (
-    COMPRESS_AFTER_DAYS,
-    KEEP_PATTERN_CONFIDENCE,
+    ExperienceFilter,
+    MemoryBackend,
     Retention,
     StoredRow,
     check_experience,
-    check_filters,
-    cutoff_seconds,
     experience_from_row,
-    query_words,
-    storage_bytes,
 )
-from memexplorer.memory.experience_layouts import (
-    Layout,
-    Seed004Experience,
-    detect_layout,
-    read_seed004,
-)
+from memexplorer.memory.experience_kuzu_upkeep import kuzu_cleanup, kuzu_statistics
+from memexplorer.memory.experience_layouts import Layout, detect_layout
+from memexplorer.memory.seed004_record import Seed004Experience
+from memexplorer.memory.seed004_store import read_seed004
 from memexplorer.storage.exceptions import (
     CorruptStoreError,
     InvalidExperienceError,
@@ -100,7 +95,7 @@ def _params(agent: str, experience: Experience) -> dict[str, Any]:
     }
 
 
-class KuzuExperienceBackend:
+class KuzuExperienceBackend(MemoryBackend):
     """One agent's experiences in a Kuzu ``kuzu_db`` file (thread-safe)."""
 
     def __init__(self, db_path: str | Path, agent_name: str) -> None:
@@ -177,7 +172,7 @@ class KuzuExperienceBackend:
                 self.db_path,
                 "This store holds seed 004's Experience layout (id, action, importance); "
                 "ExperienceStore writes only the reference layout",
-                hint="Write seed-004 records with experience_layouts.add_seed004.",
+                hint="Write seed-004 records with seed004_store.add_seed004.",
             )
         graph.make_writable()
         if self._current_layout() is None:
@@ -185,9 +180,6 @@ class KuzuExperienceBackend:
         return graph
 
     # -- writing -------------------------------------------------------------------------
-    def store_experience(self, experience: Experience) -> str:
-        return self.store_experiences([experience])[0]
-
     def store_experiences(self, experiences: list[Experience]) -> list[str]:
         """Write several experiences in one transaction (all or none)."""
         rows = [_params(self.agent_name, check_experience(e)) for e in experiences]
@@ -232,46 +224,31 @@ class KuzuExperienceBackend:
                 out.append(experience)
         return out
 
-    def _filters(
-        self, experience_type: ExperienceType | None, min_confidence: float
-    ) -> tuple[str, dict[str, Any]]:
+    def _filters(self, wanted: ExperienceFilter) -> tuple[str, dict[str, Any]]:
         where = "e.agent_name = $agent AND e.confidence >= $min_confidence"
-        params: dict[str, Any] = {"agent": self.agent_name, "min_confidence": float(min_confidence)}
-        if experience_type is not None:
+        params: dict[str, Any] = {
+            "agent": self.agent_name, "min_confidence": float(wanted.min_confidence),
+        }  # fmt: skip
+        if wanted.experience_type is not None:
             where += " AND e.experience_type = $type"
-            params["type"] = experience_type.value
+            params["type"] = wanted.experience_type.value
         return where, params
 
-    def retrieve_experiences(
-        self,
-        limit: int | None = None,
-        experience_type: ExperienceType | None = None,
-        min_confidence: float = 0.0,
-    ) -> list[Experience]:
-        """Newest first; ``limit`` None (or 0, as the reference) means all."""
-        check_filters(limit, experience_type, min_confidence)
+    def _retrieve(self, wanted: ExperienceFilter, limit: int | None) -> list[Experience]:
         with self._lock:
             layout = self._current_layout()
             if layout is None:
                 return []
             if layout == "seed-004":
-                found = self._seed004(experience_type, min_confidence)
+                found = self._seed004(wanted.experience_type, wanted.min_confidence)
                 return found[:limit] if limit else found
-        where, params = self._filters(experience_type, min_confidence)
+        where, params = self._filters(wanted)
         return self._query(where, params, limit)
 
-    def search(
-        self,
-        query: str,
-        experience_type: ExperienceType | None = None,
-        min_confidence: float = 0.0,
-        limit: int = 10,
+    def _search(
+        self, words: list[str], wanted: ExperienceFilter, limit: int | None
     ) -> list[Experience]:
-        """Experiences holding every query word (see module notes), newest first."""
-        check_filters(limit, experience_type, min_confidence)
-        words = query_words(query)  # raises unless query is a string
-        if not query.strip():
-            return self.retrieve_experiences(limit or None, experience_type, min_confidence)
+        """Every query word's stem in context or outcome (see module notes)."""
         stems = [search_stem(word) for word in words]
         stems = [stem for stem in stems if stem]
         if not stems or limit == 0:
@@ -283,11 +260,11 @@ class KuzuExperienceBackend:
             if layout == "seed-004":
                 found = [
                     e
-                    for e in self._seed004(experience_type, min_confidence)
+                    for e in self._seed004(wanted.experience_type, wanted.min_confidence)
                     if all(s in f"{e.context} {e.outcome}".lower() for s in stems)
                 ]
                 return found[:limit]
-        where, params = self._filters(experience_type, min_confidence)
+        where, params = self._filters(wanted)
         for i, stem in enumerate(stems):
             where += f" AND (lower(e.context) CONTAINS $w{i} OR lower(e.outcome) CONTAINS $w{i})"
             params[f"w{i}"] = stem
@@ -296,81 +273,15 @@ class KuzuExperienceBackend:
     def get_statistics(self) -> dict[str, Any]:
         """total_experiences, by_type ({ExperienceType: n}), storage_size_kb and
         compressed_experiences, for this agent."""
-        total = compressed = 0
-        by_type: dict[ExperienceType, int] = {}
         with self._lock:
-            graph = self.graph
             layout = self._current_layout()
-            if layout == "seed-004":
-                for experience in self._seed004(None, 0.0):
-                    total += 1
-                    kind = experience.experience_type
-                    by_type[kind] = by_type.get(kind, 0) + 1
-            elif layout == "amplihack":
-                # Grouped by (type, compressed): kuzu 0.11 mixes up the groups
-                # of sum(CASE ...) next to count() in one aggregation.
-                rows = graph.rows(
-                    "MATCH (e:Experience) WHERE e.agent_name = $agent "
-                    "RETURN e.experience_type, e.compressed, count(*)",
-                    {"agent": self.agent_name},
-                )
-                for kind, packed, count in rows:
-                    total += int(count)
-                    compressed += int(count) if packed else 0
-                    if kind in ExperienceType._value2member_map_:
-                        key = ExperienceType(kind)
-                        by_type[key] = by_type.get(key, 0) + int(count)
-        return {
-            "total_experiences": total,
-            "by_type": by_type,
-            "storage_size_kb": storage_bytes(self.db_path) / 1024,
-            "compressed_experiences": compressed,
-        }
+            seed004 = self._seed004(None, 0.0) if layout == "seed-004" else None
+            return kuzu_statistics(self.graph, self.agent_name, self.db_path, layout, seed004)
 
-    # -- retention -----------------------------------------------------------------------
     def cleanup(self, retention: Retention) -> None:
         """Mark old experiences compressed, then apply the age and count limits."""
-        agent = {"agent": self.agent_name}
         with self._lock:
-            graph = self._writable()
-            with graph.transaction():
-                if retention.auto_compress:
-                    graph.execute(
-                        "MATCH (e:Experience) WHERE e.agent_name = $agent "
-                        "AND e.timestamp < $cutoff AND e.compressed = false "
-                        "SET e.compressed = true",
-                        {**agent, "cutoff": cutoff_seconds(COMPRESS_AFTER_DAYS)},
-                    )
-                if retention.max_age_days:
-                    graph.execute(
-                        "MATCH (e:Experience) WHERE e.agent_name = $agent "
-                        "AND e.timestamp < $cutoff DETACH DELETE e",
-                        {**agent, "cutoff": cutoff_seconds(retention.max_age_days)},
-                    )
-                if retention.max_experiences:
-                    self._limit_count(graph, retention.max_experiences)
-
-    def _limit_count(self, graph: SharedGraph, keep: int) -> None:
-        agent = {"agent": self.agent_name}
-        count = graph.scalar(
-            "MATCH (e:Experience) WHERE e.agent_name = $agent RETURN count(e)", agent
-        )
-        if int(count or 0) <= keep:
-            return
-        recent = [
-            row[0]
-            for row in graph.rows(
-                "MATCH (e:Experience) WHERE e.agent_name = $agent RETURN e.experience_id "
-                "ORDER BY e.timestamp DESC, e.experience_id DESC LIMIT $keep",
-                {**agent, "keep": keep},
-            )
-        ]
-        graph.execute(
-            "MATCH (e:Experience) WHERE e.agent_name = $agent "
-            "AND NOT (e.experience_type = 'pattern' AND e.confidence >= $confidence) "
-            "AND NOT list_contains($recent, e.experience_id) DETACH DELETE e",
-            {**agent, "confidence": KEEP_PATTERN_CONFIDENCE, "recent": recent},
-        )
+            kuzu_cleanup(self._writable(), self.agent_name, retention)
 
     # -- lifecycle -----------------------------------------------------------------------
     def close(self) -> None:

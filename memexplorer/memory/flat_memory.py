@@ -5,7 +5,8 @@ opens the file read-only (immutable when no writer is active), so an agent's
 live store is never changed; only store_session_learning and delete_sessions
 open it for writing, and only when asked. Expiry is decided in Python by one
 SQL function (``flat_live``) that parses every timestamp format agents write,
-so the same rule holds in every query, count and page.
+so the same rule holds in every query, count and page. The schema, that
+function and the row reading are :mod:`.flat_sqlite_rows`'.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import os
 import uuid
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -25,11 +25,18 @@ from memexplorer.memory.flat_model import (
     FlatMemory,
     FlatSession,
     check_learning,
-    is_live,
-    json_list,
     json_object,
     utc_now,
 )
+from memexplorer.memory.flat_sqlite_rows import (
+    FLAT_SQLITE_SCHEMA,
+    FLAT_TABLES,
+    LIVE,
+    MEMORY_COLUMNS,
+    install_live,
+    sqlite_memory,
+)
+from memexplorer.memory.flat_store_base import FlatMemoryStore, Learning, MemoryFilter
 from memexplorer.memory.flat_target import require_flat_target
 from memexplorer.storage.exceptions import (
     CorruptStoreError,
@@ -45,89 +52,12 @@ from memexplorer.storage.sqlite_db import (
     open_sqlite,
 )
 from memexplorer.storage.sqlite_readonly import open_sqlite_readonly
+from memexplorer.storage.sqlite_writer import immediate_transaction
 
-__all__ = ["FLAT_SQLITE_SCHEMA", "SqliteFlatStore", "live_agent_counts"]
-
-FLAT_SQLITE_SCHEMA = """
-CREATE TABLE IF NOT EXISTS memory_entries (
-    id TEXT PRIMARY KEY,
-    session_id TEXT NOT NULL,
-    agent_id TEXT NOT NULL,
-    memory_type TEXT NOT NULL,
-    title TEXT NOT NULL,
-    content TEXT NOT NULL,
-    content_hash TEXT,
-    metadata TEXT NOT NULL DEFAULT '{}',
-    tags TEXT DEFAULT NULL,
-    importance INTEGER DEFAULT NULL,
-    created_at TEXT NOT NULL,
-    accessed_at TEXT NOT NULL,
-    expires_at TEXT DEFAULT NULL,
-    parent_id TEXT DEFAULT NULL
-);
-CREATE TABLE IF NOT EXISTS sessions (
-    session_id TEXT PRIMARY KEY,
-    created_at TEXT NOT NULL,
-    last_accessed TEXT NOT NULL,
-    metadata TEXT NOT NULL DEFAULT '{}'
-);
-CREATE TABLE IF NOT EXISTS session_agents (
-    session_id TEXT NOT NULL,
-    agent_id TEXT NOT NULL,
-    first_used TEXT NOT NULL,
-    last_used TEXT NOT NULL,
-    PRIMARY KEY (session_id, agent_id)
-);
-"""
-
-_TABLES = {"memory_entries", "sessions", "session_agents"}
-_MEMORY_COLUMNS = (
-    "id, session_id, agent_id, memory_type, title, content, importance, "
-    "created_at, accessed_at, expires_at, tags, metadata"
-)
-_LIVE = "flat_live(expires_at, :now)"
+__all__ = ["SqliteFlatStore"]
 
 
-def _install_live(connection: SqliteConnection) -> None:
-    def flat_live(expires_at: object, now: float) -> int:
-        return int(is_live(expires_at, datetime.fromtimestamp(now, utc_now().tzinfo)))
-
-    connection.create_function("flat_live", 2, flat_live, deterministic=True)
-
-
-def live_agent_counts(connection: SqliteConnection) -> dict[str, dict[str, int]]:
-    """Live memory_entries per agent, as inspection's summaries report them."""
-    _install_live(connection)
-    rows = connection.execute(
-        f"SELECT agent_id, count(*) FROM memory_entries WHERE {_LIVE} GROUP BY agent_id",
-        {"now": utc_now().timestamp()},
-    )
-    return {agent or "": {"memory_entries": count} for agent, count in rows}
-
-
-def _memory(row: SqliteRow) -> FlatMemory:
-    metadata = json_object(row["metadata"])
-    confidence = metadata.get("confidence", metadata.get("confidence_score"))
-    usage = metadata.get("usage_count")
-    return FlatMemory(
-        memory_id=row["id"],
-        session_id=row["session_id"],
-        agent_id=row["agent_id"],
-        memory_type=row["memory_type"],
-        title=row["title"] or "",
-        content=row["content"] or "",
-        importance=row["importance"] if isinstance(row["importance"], int) else None,
-        confidence=float(confidence) if isinstance(confidence, int | float) else None,
-        usage_count=usage if isinstance(usage, int) and not isinstance(usage, bool) else None,
-        created_at=str(row["created_at"] or ""),
-        accessed_at=str(row["accessed_at"] or ""),
-        expires_at=row["expires_at"],
-        tags=json_list(row["tags"]),
-        metadata=metadata,
-    )
-
-
-class SqliteFlatStore:
+class SqliteFlatStore(FlatMemoryStore):
     """One memory.db, read-only unless opened with ``read_only=False``."""
 
     backend = "sqlite"
@@ -137,7 +67,7 @@ class SqliteFlatStore:
         self.read_only = read_only
         self._connection = self._open()
         self._connection.row_factory = SqliteRow
-        _install_live(self._connection)
+        install_live(self._connection)
 
     # -- opening -----------------------------------------------------------------
     def _open(self) -> SqliteConnection:
@@ -157,8 +87,8 @@ class SqliteFlatStore:
             }
             if created or (not self.read_only and not names):
                 connection.executescript(FLAT_SQLITE_SCHEMA)
-            elif _TABLES - names:
-                missing = ", ".join(sorted(_TABLES - names))
+            elif FLAT_TABLES - names:
+                missing = ", ".join(sorted(FLAT_TABLES - names))
                 raise SchemaMismatchError(
                     self.path,
                     f"This SQLite file is not a flat memory store (missing {missing})",
@@ -178,19 +108,14 @@ class SqliteFlatStore:
         """One all-or-nothing write that waits for no other writer."""
         if self.read_only:
             raise ReadOnlyStoreError(self.path, "This store is open read-only")
-        connection = self._connection
-        try:
-            connection.execute("BEGIN IMMEDIATE")
-        except SqliteStatementError as exc:
-            if "locked" in str(exc) or "busy" in str(exc):
-                raise StoreLockedError(self.path, "Another process is writing this store") from None
-            raise
-        try:
+        with immediate_transaction(self._connection, self._busy) as connection:
             yield connection
-        except BaseException:
-            connection.execute("ROLLBACK")
-            raise
-        connection.execute("COMMIT")
+
+    def _busy(self, exc: SqliteStatementError) -> StoreLockedError | None:
+        """A BEGIN refused because another process writes (other refusals as they are)."""
+        if "locked" in str(exc) or "busy" in str(exc):
+            return StoreLockedError(self.path, "Another process is writing this store")
+        return None
 
     # -- reading -----------------------------------------------------------------
     def _query(self, sql: str, params: dict[str, Any]) -> list[SqliteRow]:
@@ -204,14 +129,12 @@ class SqliteFlatStore:
             raise CorruptStoreError(self.path, f"SQLite cannot read this file ({exc})") from None
 
     @staticmethod
-    def _filters(
-        session_id: str | None, memory_type: str | None, agent_id: str | None
-    ) -> tuple[str, dict[str, Any]]:
-        clauses, params = [_LIVE], {}
+    def _filters(wanted: MemoryFilter) -> tuple[str, dict[str, Any]]:
+        clauses, params = [LIVE], {}
         for column, value in (
-            ("session_id", session_id),
-            ("memory_type", memory_type),
-            ("agent_id", agent_id),
+            ("session_id", wanted.session_id),
+            ("memory_type", wanted.memory_type),
+            ("agent_id", wanted.agent_id),
         ):
             if value is not None:
                 clauses.append(f"{column} = :{column}")
@@ -222,7 +145,7 @@ class SqliteFlatStore:
         """Every session, most recently used first, with live counts per agent."""
         agents: dict[str, dict[str, int]] = {}
         for row in self._query(
-            f"SELECT session_id, agent_id, count(*) FROM memory_entries WHERE {_LIVE} "
+            f"SELECT session_id, agent_id, count(*) FROM memory_entries WHERE {LIVE} "
             "GROUP BY session_id, agent_id",
             {},
         ):
@@ -251,38 +174,25 @@ class SqliteFlatStore:
         ]
         return sessions
 
-    def list_memories(
-        self,
-        *,
-        session_id: str | None = None,
-        memory_type: str | None = None,
-        agent_id: str | None = None,
-        limit: int | None = None,
-        offset: int = 0,
+    def _list_memories(
+        self, wanted: MemoryFilter, limit: int | None, offset: int
     ) -> list[FlatMemory]:
-        """Live memories, most recently accessed first, one page at a time."""
-        where, params = self._filters(session_id, memory_type, agent_id)
+        where, params = self._filters(wanted)
         sql = (
-            f"SELECT {_MEMORY_COLUMNS} FROM memory_entries WHERE {where} "
+            f"SELECT {MEMORY_COLUMNS} FROM memory_entries WHERE {where} "
             "ORDER BY accessed_at DESC, importance DESC, id LIMIT :limit OFFSET :offset"
         )
-        params.update(limit=-1 if limit is None else max(limit, 0), offset=max(offset, 0))
-        return [_memory(row) for row in self._query(sql, params)]
+        params.update(limit=-1 if limit is None else max(limit, 0), offset=offset)
+        return [sqlite_memory(row) for row in self._query(sql, params)]
 
-    def count_memories(
-        self,
-        *,
-        session_id: str | None = None,
-        memory_type: str | None = None,
-        agent_id: str | None = None,
-    ) -> int:
-        where, params = self._filters(session_id, memory_type, agent_id)
+    def _count_memories(self, wanted: MemoryFilter) -> int:
+        where, params = self._filters(wanted)
         return int(self._query(f"SELECT count(*) FROM memory_entries WHERE {where}", params)[0][0])
 
     def agent_counts(self) -> dict[str, int]:
         """collect_agent_counts: live memories per agent, by agent name."""
         rows = self._query(
-            f"SELECT agent_id, count(*) FROM memory_entries WHERE {_LIVE} "
+            f"SELECT agent_id, count(*) FROM memory_entries WHERE {LIVE} "
             "GROUP BY agent_id ORDER BY agent_id",
             {},
         )
@@ -290,30 +200,20 @@ class SqliteFlatStore:
 
     def memory_types(self) -> list[str]:
         rows = self._query(
-            f"SELECT DISTINCT memory_type FROM memory_entries WHERE {_LIVE} ORDER BY 1", {}
+            f"SELECT DISTINCT memory_type FROM memory_entries WHERE {LIVE} ORDER BY 1", {}
         )
         return [row[0] for row in rows]
 
     # -- writing -----------------------------------------------------------------
-    def store_session_learning(
-        self,
-        session_id: str,
-        agent_id: str,
-        content: str,
-        *,
-        title: str = "",
-        memory_type: str = DEFAULT_LEARNING_TYPE,
-        importance: int | None = None,
-        confidence: float | None = None,
-        tags: Iterable[str] = (),
-        metadata: dict[str, Any] | None = None,
-        expires_at: datetime | None = None,
-    ) -> str | None:
-        """Store one memory; an identical (session, agent, content) gives None."""
+    def _store_learning(self, learning: Learning) -> str | None:
+        """One memory_entries row, its session and session agent created or touched."""
+        session_id, agent_id, content = learning.session_id, learning.agent_id, learning.content
+        importance, confidence, tags = learning.importance, learning.confidence, learning.tags
+        title, memory_type, expires_at = learning.title, learning.memory_type, learning.expires_at
         check_learning(session_id, agent_id, content, importance, confidence)
         if not memory_type or not memory_type.strip():
             memory_type = DEFAULT_LEARNING_TYPE
-        extra = dict(metadata or {})
+        extra = dict(learning.metadata or {})
         if confidence is not None:
             extra["confidence"] = float(confidence)
         now = utc_now().isoformat()
@@ -375,9 +275,3 @@ class SqliteFlatStore:
 
     def close(self) -> None:
         self._connection.close()
-
-    def __enter__(self) -> SqliteFlatStore:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()

@@ -1,10 +1,10 @@
-"""Flat session memory as both backends return it: records, the store protocol, time.
+"""Flat session memory as both backends return it: records, input checks, time.
 
 Seed 002 ("Flat memory schema") defines the SQLite tables; the graph-db backend
 keeps the same facts in Session, Agent and per-type memory nodes. Both stores
 return these records, so the tree, clean and the app never care which one is
 open. Expired rows (``expires_at`` in the past) never appear in any result or
-count, in either backend.
+count, in either backend. The store interface is :mod:`.flat_store_base`'s.
 """
 
 from __future__ import annotations
@@ -12,11 +12,9 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from memexplorer.storage.exceptions import InvalidInputError
 
@@ -24,7 +22,6 @@ __all__ = [
     "DEFAULT_LEARNING_TYPE",
     "DeletedSessions",
     "FlatMemory",
-    "FlatMemoryStore",
     "FlatSession",
     "check_learning",
     "is_live",
@@ -85,57 +82,6 @@ class DeletedSessions:
 
     sessions: list[str]
     memories: int
-
-
-class FlatMemoryStore(Protocol):
-    """The one interface both flat backends implement."""
-
-    backend: str
-    path: Path
-    read_only: bool
-
-    def list_sessions(self) -> list[FlatSession]: ...
-
-    def list_memories(
-        self,
-        *,
-        session_id: str | None = None,
-        memory_type: str | None = None,
-        agent_id: str | None = None,
-        limit: int | None = None,
-        offset: int = 0,
-    ) -> list[FlatMemory]: ...
-
-    def count_memories(
-        self,
-        *,
-        session_id: str | None = None,
-        memory_type: str | None = None,
-        agent_id: str | None = None,
-    ) -> int: ...
-
-    def agent_counts(self) -> dict[str, int]: ...
-
-    def memory_types(self) -> list[str]: ...
-
-    def store_session_learning(
-        self,
-        session_id: str,
-        agent_id: str,
-        content: str,
-        *,
-        title: str = "",
-        memory_type: str = DEFAULT_LEARNING_TYPE,
-        importance: int | None = None,
-        confidence: float | None = None,
-        tags: Iterable[str] = (),
-        metadata: dict[str, Any] | None = None,
-        expires_at: datetime | None = None,
-    ) -> str | None: ...
-
-    def delete_sessions(self, session_ids: Iterable[str]) -> DeletedSessions: ...
-
-    def close(self) -> None: ...
 
 
 def utc_now() -> datetime:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from memexplorer.memory.flat_graph import GraphFlatStore
 from memexplorer.memory.flat_memory import SqliteFlatStore
-from memexplorer.memory.flat_model import FlatMemoryStore
+from memexplorer.memory.flat_store_base import FlatMemoryStore
 from memexplorer.storage.backend_choice import Backend, BackendResolution
 
 __all__ = ["open_flat_store"]

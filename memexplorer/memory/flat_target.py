@@ -8,10 +8,10 @@ the wrong one.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Literal
 
+from memexplorer.storage.backend_choice import anything_at
 from memexplorer.storage.exceptions import (
     InvalidInputError,
     StoreNotFoundError,
@@ -25,26 +25,18 @@ __all__ = ["require_flat_target"]
 _OTHER = {"sqlite": "graph-db", "kuzu": "sqlite"}
 
 
-def _exists(path: Path) -> bool:
-    try:
-        os.lstat(path)
-    except OSError:
-        return False
-    return True
-
-
 def require_flat_target(path: Path, engine: Literal["sqlite", "kuzu"], *, create: bool) -> bool:
     """Raise unless ``path`` can be opened as a flat ``engine`` store.
 
     Returns True when the store does not exist yet and ``create`` allows
     making it; False when an existing store of the right engine is there.
     """
-    if _exists(path) and path.is_symlink():
+    if anything_at(path) and path.is_symlink():
         raise InvalidInputError(
             f"The flat memory store is a symlink, which memexplorer does not follow: {path}",
             hint="Point memexplorer at the real file (--home, or AMPLIHACK_GRAPH_DB_PATH).",
         )
-    if not _exists(path):
+    if not anything_at(path):
         if create:
             return True
         backend = "sqlite" if engine == "sqlite" else "graph-db"

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from memexplorer.memory.flat_model import FlatMemory, FlatMemoryStore, FlatSession
+from memexplorer.memory.flat_model import FlatMemory, FlatSession
+from memexplorer.memory.flat_store_base import FlatMemoryStore
 from memexplorer.storage.exceptions import InvalidInputError
 
 __all__ = ["DEFAULT_MEMORIES_PER_SESSION", "FlatTree", "SessionBranch", "build_flat_tree"]

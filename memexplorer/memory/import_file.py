@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
 from memexplorer.memory.export_schema import EDGE_SPECS
 from memexplorer.storage.exceptions import ImportDataError
 
-__all__ = ["MAX_IMPORT_BYTES", "check_replace_file", "lone_surrogate", "read_export"]
+__all__ = [
+    "MAX_IMPORT_BYTES", "check_replace_file", "lone_surrogate", "read_export", "refuse_replace",
+]  # fmt: skip
 
 #: Larger JSON files are refused before they are read (seed 002).
 MAX_IMPORT_BYTES = 500 * 1024 * 1024
@@ -100,9 +103,15 @@ def check_replace_file(data: dict[str, Any], *, allow_empty: bool) -> None:
     kind would silently vanish), unless ``allow_empty`` says this is meant."""
     if allow_empty:
         return
-    version = data.get("format_version", "1.0")
+    has_nodes = any(isinstance(data.get(key), list) and data.get(key) for key in _NODE_KEYS)
+    refuse_replace(data.get("format_version", "1.0"), data, has_nodes)
+
+
+def refuse_replace(version: str, keys: Collection[str], has_nodes: bool) -> None:
+    """A replace import's two refusals, for a file read whole or streamed: one of
+    the format's lists is not among ``keys``, or the file holds no nodes."""
     needed = [*_NODE_KEYS, *(s.key for s in EDGE_SPECS if version in s.versions)]
-    missing = [key for key in needed if key not in data]
+    missing = [key for key in needed if key not in keys]
     if missing:
         raise ImportDataError(
             f"The file has no {', '.join(missing)} list(s); a replace import would remove "
@@ -110,7 +119,7 @@ def check_replace_file(data: dict[str, Any], *, allow_empty: bool) -> None:
             hint="Export the agent again, use --merge to add to its memory, or pass "
             "--allow-empty to replace it anyway.",
         )
-    if not any(isinstance(data[key], list) and data[key] for key in _NODE_KEYS):
+    if not has_nodes:
         raise ImportDataError(
             "The file holds no nodes: a replace import would wipe the agent's memory, "
             "so nothing was written",

@@ -16,8 +16,8 @@ from pathlib import Path
 from memexplorer.memory.export_reader import iter_export
 from memexplorer.memory.export_schema import EDGE_SPECS, FORMAT_VERSIONS
 from memexplorer.memory.export_validation import Problems, check_edge, check_node
+from memexplorer.memory.import_file import refuse_replace
 from memexplorer.memory.import_spill import RowSpill
-from memexplorer.storage.exceptions import ImportDataError
 
 __all__ = ["NODE_TABLES", "FileSummary", "check_export_file", "check_replace_summary"]
 
@@ -118,19 +118,5 @@ def check_replace_summary(summary: FileSummary, *, allow_empty: bool) -> None:
     """A replace import's refusals (see :func:`~.import_file.check_replace_file`)."""
     if allow_empty:
         return
-    needed = [*NODE_TABLES, *(s.key for s in EDGE_SPECS if summary.version in s.versions)]
-    missing = [key for key in needed if key not in summary.keys]
-    if missing:
-        raise ImportDataError(
-            f"The file has no {', '.join(missing)} list(s); a replace import would remove "
-            "the agent's data of that kind without a word, so nothing was written",
-            hint="Export the agent again, use --merge to add to its memory, or pass "
-            "--allow-empty to replace it anyway.",
-        )
-    if not any(summary.counts.get(key) for key in NODE_TABLES):
-        raise ImportDataError(
-            "The file holds no nodes: a replace import would wipe the agent's memory, "
-            "so nothing was written",
-            hint="Check the file (was the export empty?), or pass --allow-empty to empty "
-            "the agent on purpose.",
-        )
+    has_nodes = any(summary.counts.get(key) for key in NODE_TABLES)
+    refuse_replace(summary.version, summary.keys, has_nodes)

@@ -165,7 +165,7 @@ def _summarize_graph(fmt: StoreFormat) -> StoreSummary:
             summary.add_command = reader.add_command or ""
             summary.read_by_cache = reader.runtime is not None
         if kind == "flat":
-            from memexplorer.memory.flat_graph import live_agent_counts
+            from memexplorer.memory.flat_graph_rows import live_agent_counts
 
             summary.agents = live_agent_counts(graph)
         else:
@@ -203,7 +203,7 @@ def _summarize_sqlite(fmt: StoreFormat) -> StoreSummary:
         kind: Kind = next((k for table, k in _SQLITE_KINDS if table in names), "unknown")
         summary = StoreSummary(fmt.path, kind, "sqlite", None)
         if kind == "flat":
-            from memexplorer.memory.flat_memory import live_agent_counts
+            from memexplorer.memory.flat_sqlite_rows import live_agent_counts
 
             summary.agents = live_agent_counts(connection)
             return summary

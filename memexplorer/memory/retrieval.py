@@ -11,59 +11,20 @@ queries name the facts found so far by their offset in the SemanticMemory
 table (``offset(id(n))``): kuzu 0.11 tests a list of offsets without reading
 any column, where a list of memory_ids meant reading every id (4-5x slower at
 100k facts). Offsets only live as long as one retrieval, which holds the store.
+A query's keywords and entities come from :mod:`.retrieval_query`.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from memexplorer.memory.entity_extraction import ENTITY_PATTERN
 from memexplorer.memory.hierarchical_schema import fact_columns, fact_from_row, loads_json
 from memexplorer.memory.knowledge import KnowledgeEdge, KnowledgeNode, KnowledgeSubgraph
-from memexplorer.memory.similarity import STOP_WORDS
+from memexplorer.memory.retrieval_query import query_entities, query_keywords
 from memexplorer.storage.graphdb import GraphStore
 
-__all__ = ["Retriever", "query_entities", "query_keywords"]
-
-_PUNCTUATION = ".,;:!?()[]{}\"'`"
-_SINGLE_OR_MULTI_WORD_NAME = re.compile(
-    r"\b([A-Z][a-z]+(?:\s+[A-Z][a-z]+(?:['\u2019\-][A-Z]?[a-z]+)?)*)\b"
-)
-
-
-def query_keywords(query: str) -> list[str]:
-    """The query's words worth matching: lowercased, trimmed, longer than two letters.
-
-    Stop words are dropped unless the query has nothing else.
-    """
-    words = [w.strip(_PUNCTUATION) for w in query.lower().split()]
-    words = list(dict.fromkeys(w for w in words if len(w) > 2))
-    meaningful = [w for w in words if w not in STOP_WORDS]
-    return meaningful or words
-
-
-def _strip_possessive(word: str) -> str:
-    for suffix in ("'s", "\u2019s"):
-        if word.endswith(suffix):
-            return word[: -len(suffix)]
-    return word
-
-
-def query_entities(query: str) -> list[str]:
-    """Entity names a query may be about, lowercased.
-
-    Capitalised names (Sarah Chen, O'Brien, Klaebo) when the query has any;
-    otherwise its longer words, so "fatima's hobby" still finds "fatima".
-    """
-    found = ENTITY_PATTERN.findall(query) + _SINGLE_OR_MULTI_WORD_NAME.findall(query)
-    names = [n.lower() for n in found]
-    if not names:
-        words = (_strip_possessive(w.strip(_PUNCTUATION)) for w in query.lower().split())
-        names = [w for w in words if len(w) > 3 and w not in STOP_WORDS]
-    return list(dict.fromkeys(n for n in names if len(n) > 2))
-
+__all__ = ["Retriever"]
 
 #: Properties of the rels drawn among the result nodes, by rel table.
 _EDGE_PROPERTIES: dict[str, tuple[str, ...]] = {

@@ -14,11 +14,11 @@ from typing import Any
 from memexplorer.memory.hierarchical_schema import fact_columns, fact_from_row
 from memexplorer.memory.keyword_index import KeywordIndex
 from memexplorer.memory.knowledge import KnowledgeNode, KnowledgeSubgraph
-from memexplorer.memory.retrieval import query_entities
 from memexplorer.memory.retrieval_by_key import library_retriever, ranked_retriever
 from memexplorer.memory.retrieval_explain_steps import library_steps, rs_steps
 from memexplorer.memory.retrieval_indexed import keyword_index_for
 from memexplorer.memory.retrieval_profiles import check_profile
+from memexplorer.memory.retrieval_query import query_entities
 from memexplorer.memory.retrieval_rs import RsRetriever
 from memexplorer.storage.graph_store import GraphStore
 

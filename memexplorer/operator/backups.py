@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import re
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -38,14 +38,14 @@ from memexplorer.operator.backup_records import (
     record_from_manifest,
     write_backup_folder,
 )
-from memexplorer.operator.graph_rows import insert_edges, insert_nodes, replace_nodes
+from memexplorer.operator.graph_rows_write import insert_edges, insert_nodes, replace_nodes
 from memexplorer.operator.saved_rows import SavedTable
 from memexplorer.operator.sqlite_rows import insert_rows, rebuild_fts, replace_rows
 from memexplorer.operator.write_gate import write_gate
 from memexplorer.storage.atomic_files import atomic_file
-from memexplorer.storage.exceptions import InvalidInputError, StoreLockedError, StoreNotFoundError
+from memexplorer.storage.exceptions import InvalidInputError, StoreNotFoundError
 from memexplorer.storage.graph_open import open_graph_store
-from memexplorer.storage.sqlite_db import SqliteStatementError, open_sqlite_autocommit
+from memexplorer.storage.sqlite_writer import sqlite_writer
 
 __all__ = [
     "BACKUP_FORMAT",
@@ -114,16 +114,28 @@ def write_backup(
     return record_from_manifest(path, manifest, None)
 
 
+def _put_back(
+    store: Any,
+    saved: SavedTable,
+    mode: str,
+    replace: Callable[[Any, SavedTable], tuple[int, int]],
+    insert: Callable[[Any, SavedTable], tuple[int, int]],
+) -> TableRestore:
+    """One saved table back into ``store`` (an open graph or connection): in mode
+    "replace" the saved values go back on rows that exist and missing rows are
+    inserted; otherwise only missing rows are inserted."""
+    if mode == "replace":
+        replaced, inserted = replace(store, saved)
+        return TableRestore(restored=inserted, replaced=replaced)
+    inserted, there = insert(store, saved)
+    return TableRestore(restored=inserted, already_there=there)
+
+
 def _restore_graph(store: Path, tables: list[SavedTable], mode: str) -> dict[str, TableRestore]:
     out: dict[str, TableRestore] = {}
     with open_graph_store(store, read_only=False) as graph, graph.transaction():
         for saved in (t for t in tables if t.kind == "node"):
-            if mode == "replace":
-                replaced, inserted = replace_nodes(graph, saved)
-                out[saved.name] = TableRestore(restored=inserted, replaced=replaced)
-            else:
-                inserted, there = insert_nodes(graph, saved)
-                out[saved.name] = TableRestore(restored=inserted, already_there=there)
+            out[saved.name] = _put_back(graph, saved, mode, replace_nodes, insert_nodes)
         for saved in (t for t in tables if t.kind == "rel"):
             inserted, there, missing = insert_edges(graph, saved)
             out[saved.name] = TableRestore(inserted, there, missing)
@@ -132,29 +144,10 @@ def _restore_graph(store: Path, tables: list[SavedTable], mode: str) -> dict[str
 
 def _restore_sqlite(store: Path, tables: list[SavedTable], mode: str) -> dict[str, TableRestore]:
     out: dict[str, TableRestore] = {}
-    connection = open_sqlite_autocommit(store)
-    try:
-        try:
-            connection.execute("BEGIN IMMEDIATE")
-        except SqliteStatementError as exc:
-            raise StoreLockedError(
-                store, f"Another process is writing this store ({exc})"
-            ) from None
-        try:
-            for saved in tables:
-                if mode == "replace":
-                    replaced, inserted = replace_rows(connection, saved)
-                    out[saved.name] = TableRestore(restored=inserted, replaced=replaced)
-                else:
-                    inserted, there = insert_rows(connection, saved)
-                    out[saved.name] = TableRestore(restored=inserted, already_there=there)
-            rebuild_fts(connection, [t.name for t in tables])
-        except BaseException:
-            connection.execute("ROLLBACK")
-            raise
-        connection.execute("COMMIT")
-    finally:
-        connection.close()
+    with sqlite_writer(store) as connection:
+        for saved in tables:
+            out[saved.name] = _put_back(connection, saved, mode, replace_rows, insert_rows)
+        rebuild_fts(connection, [t.name for t in tables])
     return out
 
 

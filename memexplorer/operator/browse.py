@@ -13,23 +13,23 @@ from typing import Any, Protocol
 
 import pyarrow as pa
 
-from memexplorer.memory.inspection import AGENT_COLUMNS, open_graph
+from memexplorer.memory.inspection import open_graph
 from memexplorer.operator.browse_types import (
-    EDGE_LIMIT,
     ColumnInfo,
     EdgeInfo,
     NodeDetail,
     Page,
     PageQuery,
     TableInfo,
+    agents_named,
     check_page_query,
-    short_label,
 )
+from memexplorer.operator.graph_node_detail import GraphNodeDetail
 from memexplorer.operator.graph_pages import graph_page
 from memexplorer.operator.sqlite_browse import SqliteBrowser
 from memexplorer.operator.write_gate import refuse_if_read_only
 from memexplorer.storage.exceptions import InvalidInputError, StoreError
-from memexplorer.storage.graph_counts import agent_counts
+from memexplorer.storage.graph_counts import agent_column, agent_counts
 from memexplorer.storage.graphdb import GraphStore, identifier, literal
 from memexplorer.storage.sqlite_db import SqliteDatabaseError
 from memexplorer.storage.stores import StoreFormat, sniff
@@ -67,9 +67,10 @@ class StoreBrowser(Protocol):
 
 
 # -- Kuzu graph stores --------------------------------------------------------------------
-class GraphBrowser:
+class GraphBrowser(GraphNodeDetail):
     """Browse a Kuzu store, read-only. Node tables are filtered by their agent
-    column; rel tables by the agent of the edge's source node."""
+    column; rel tables by the agent of the edge's source node. One node's view
+    comes from :class:`.graph_node_detail.GraphNodeDetail`."""
 
     def __init__(self, graph: GraphStore) -> None:
         self.graph = graph
@@ -81,20 +82,17 @@ class GraphBrowser:
         self._schemas: dict[str, pa.Schema] = {}
 
     def _agent_column(self, table: str) -> str | None:
-        names = {name for name, _ in self._columns.get(table, [])}
-        return next((c for c in AGENT_COLUMNS if c in names), None)
+        return agent_column(name for name, _ in self._columns.get(table, []))
 
     def _rel_sources(self, rel: str) -> list[str]:
         return sorted({source for source, _ in self._rels[rel].pairs})
 
     def agents(self) -> list[str]:
-        found: set[str] = set()
-        for table in self._node_tables:
-            column = self._agent_column(table)
-            if column:
-                query = f"MATCH (n:{identifier(table)}) RETURN DISTINCT n.{identifier(column)}"
-                found.update(row[0] or "" for row in self.graph.rows(query))
-        return sorted(found)
+        return agents_named(self._node_tables, self._agent_column, self._distinct)
+
+    def _distinct(self, table: str, column: str) -> list[Any]:
+        query = f"MATCH (n:{identifier(table)}) RETURN DISTINCT n.{identifier(column)}"
+        return [row[0] for row in self.graph.rows(query)]
 
     # -- which rows belong to the agent --------------------------------------------------
     def _node_match(self, table: str, agent: str) -> tuple[str, dict[str, Any]]:
@@ -211,74 +209,6 @@ class GraphBrowser:
         rows, _, params = self._selection(table, agent, text)
         found = self.graph.arrow(f"{rows} RETURN {identifier(table.primary_key)}", params)
         return [str(key) for key in found.column(0).to_pylist()]
-
-    # -- one node ------------------------------------------------------------------------
-    def node(self, table: str, key: str) -> NodeDetail:
-        if table not in self._node_tables:
-            raise InvalidInputError(f"{table!r} is not a node table of {self.path}")
-        pk = self._keys[table]
-        if pk is None:
-            raise InvalidInputError(f"{table} has no primary key to find a node by")
-        rows = self.graph.rows(
-            f"MATCH (n:{identifier(table)}) WHERE n.{identifier(pk)} = $key RETURN n",
-            {"key": key},
-        )
-        if not rows:
-            raise InvalidInputError(
-                f"No {table} node with {pk} = {key!r}",
-                hint="It may have been deleted since the table was loaded; reload it.",
-            )
-        own = [name for name, _ in self._columns[table]]
-        detail = NodeDetail(table, key, {name: rows[0][0].get(name) for name in own})
-        for direction, pattern in (("out", "(n)-[r]->(m)"), ("in", "(n)<-[r]-(m)")):
-            self._collect_edges(detail, direction, pattern)
-        self._flag(detail)
-        return detail
-
-    def _collect_edges(self, detail: NodeDetail, direction: str, pattern: str) -> None:
-        pk = identifier(self._keys[detail.table] or "")
-        counts = self.graph.rows(
-            f"MATCH {pattern.replace('(n)', f'(n:{identifier(detail.table)})', 1)} "
-            f"WHERE n.{pk} = $key RETURN label(r), count(r)",
-            {"key": detail.key},
-        )
-        for rel, count in counts:
-            rows = self.graph.rows(
-                f"MATCH {pattern.replace('(n)', f'(n:{identifier(detail.table)})', 1)} "
-                f"WHERE n.{pk} = $key AND label(r) = $rel RETURN r, m LIMIT $limit",
-                {"key": detail.key, "rel": rel, "limit": EDGE_LIMIT},
-            )
-            group = (rel, direction)
-            own = [name for name, _ in self._columns.get(rel, [])]
-            for edge, neighbour in rows:
-                table = neighbour["_label"]
-                neighbour_pk = self._keys.get(table)
-                detail.edges.setdefault(group, []).append(
-                    EdgeInfo(
-                        rel,
-                        direction,  # type: ignore[arg-type]
-                        table,
-                        str(neighbour.get(neighbour_pk) if neighbour_pk else ""),
-                        short_label(neighbour),
-                        {name: edge.get(name) for name in own},
-                    )
-                )
-            if count > len(rows):
-                detail.more[group] = count - len(rows)
-
-    def _flag(self, detail: NodeDetail) -> None:
-        """What an operator should notice: orphans and superseded facts."""
-        source = detail.properties.get("source_id")
-        derived = detail.edges.get(("DERIVES_FROM", "out"))
-        if isinstance(source, str) and source and not derived and "EpisodicMemory" in self._keys:
-            exists = self.graph.scalar(
-                "MATCH (e:EpisodicMemory) WHERE e.memory_id = $id RETURN count(e)", {"id": source}
-            )
-            if not exists:
-                detail.flags.append(f"orphan: source_id {source!r} names no episode")
-        if detail.edges.get(("SUPERSEDES", "in")):
-            newer = detail.edges[("SUPERSEDES", "in")][0]
-            detail.flags.append(f"superseded by {newer.neighbour_key}")
 
     def interrupt(self) -> None:
         self.graph.interrupt()

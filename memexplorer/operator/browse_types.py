@@ -6,6 +6,7 @@ other module that only passes them on import these without importing a browser.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -24,6 +25,7 @@ __all__ = [
     "PageQuery",
     "TableInfo",
     "TableKind",
+    "agents_named",
     "check_page_query",
     "short_label",
 ]
@@ -145,3 +147,18 @@ def check_page_query(table: TableInfo, query: PageQuery) -> None:
         )
     if query.limit <= 0 or query.offset < 0:
         raise InvalidInputError(f"A page needs offset >= 0 and limit > 0, not {query}")
+
+
+def agents_named(
+    tables: Iterable[str],
+    agent_column: Callable[[str], str | None],
+    distinct: Callable[[str, str], Iterable[Any]],
+) -> list[str]:
+    """Every agent any table's agent column names (``distinct(table, column)`` reads
+    its values; none is ""), sorted: a store's agents, as the tree lists them."""
+    found: set[str] = set()
+    for table in tables:
+        column = agent_column(table)
+        if column:
+            found.update(value or "" for value in distinct(table, column))
+    return sorted(found)

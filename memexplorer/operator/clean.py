@@ -12,6 +12,7 @@ nothing is deleted.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,6 +25,7 @@ from memexplorer.operator.clean_graph import delete_graph_plan, plan_graph, save
 from memexplorer.operator.clean_plan import SAMPLE_SIZE, Plan
 from memexplorer.operator.clean_selection import Selection
 from memexplorer.operator.clean_sqlite import delete_sqlite_plan, plan_sqlite, save_sqlite_plan
+from memexplorer.operator.saved_rows import SavedTable
 from memexplorer.operator.write_gate import write_gate
 from memexplorer.storage.backend_choice import parse_backend, resolve_backend
 from memexplorer.storage.collector import collector_paused
@@ -233,6 +235,26 @@ def clean_store(
         return _clean_store(target, selection, Path(home), sample_size)
 
 
+def _carry_out(
+    home: Path,
+    info: dict[str, Any],
+    kind: str,
+    plan: Plan,
+    store: Any,
+    save: Callable[[Any, Plan], list[SavedTable]],
+    delete: Callable[[Any, Plan], None],
+) -> BackupRecord | None:
+    """Back the planned rows of ``store`` (its open connection or graph) up, then
+    delete them; nothing when nothing is planned."""
+    if not plan.rows:
+        return None
+    backup = write_backup(
+        home, action="clean", kind=kind, agents=plan.agents, tables=save(store, plan), **info
+    )
+    delete(store, plan)
+    return backup
+
+
 def _clean_store(
     target: CleanTarget, selection: Selection, home: Path, sample_size: int
 ) -> CleanResult:
@@ -243,23 +265,11 @@ def _clean_store(
             kind = _sqlite_kind(db)
             _require_cleanable(target.path, kind)
             plan = plan_sqlite(db, kind, selection, now, sample_size)
-            backup = None
-            if plan.rows:
-                tables = save_sqlite_plan(db, plan)
-                backup = write_backup(
-                    home, action="clean", kind=kind, agents=plan.agents, tables=tables, **info
-                )
-                delete_sqlite_plan(db, plan)
+            backup = _carry_out(home, info, kind, plan, db, save_sqlite_plan, delete_sqlite_plan)
         return CleanResult(_preview(target, kind, selection, plan), backup)
     with open_graph_store(target.path, read_only=False) as graph:
         kind = _graph_kind(graph)
         _require_cleanable(target.path, kind)
         plan = plan_graph(graph, kind, selection, now, sample_size)
-        backup = None
-        if plan.rows:
-            tables = save_graph_plan(graph, plan)
-            backup = write_backup(
-                home, action="clean", kind=kind, agents=plan.agents, tables=tables, **info
-            )
-            delete_graph_plan(graph, plan)
+        backup = _carry_out(home, info, kind, plan, graph, save_graph_plan, delete_graph_plan)
     return CleanResult(_preview(target, kind, selection, plan), backup)

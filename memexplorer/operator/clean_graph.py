@@ -166,16 +166,7 @@ def plan_graph(
 ) -> Plan:
     """Which nodes the selection removes, and how many edges go with them."""
     if kind == "flat":
-        for flag, value in (("--agent", selection.agent), ("--table", selection.table)):
-            if value is not None:
-                raise BadSelectionError(
-                    f"{flag} does not apply to a flat store, which is cleaned by session "
-                    "(PATTERN is a session-id glob)"
-                )
-        if selection.ids:
-            raise BadSelectionError(
-                "--ids does not apply to a flat store; name sessions with PATTERN"
-            )
+        selection.refuse_on_flat()
         plan = _plan_flat(graph, selection, now, sample_size)
     else:
         plan = _plan_nodes(graph, kind, selection, now, sample_size)

@@ -85,6 +85,19 @@ class Selection:
             return None
         return now - timedelta(days=self.older_than_days)
 
+    def refuse_on_flat(self) -> None:
+        """A flat store is cleaned by session: --agent, --table and --ids do not apply."""
+        for flag, value in (("--agent", self.agent), ("--table", self.table)):
+            if value is not None:
+                raise BadSelectionError(
+                    f"{flag} does not apply to a flat store, which is cleaned by session "
+                    "(PATTERN is a session-id glob)"
+                )
+        if self.ids:
+            raise BadSelectionError(
+                "--ids does not apply to a flat store; name sessions with PATTERN"
+            )
+
     def is_old(self, value: Any, cutoff: datetime | None) -> bool:
         """True when no age is asked for, or the value is a readable time before the cutoff."""
         if cutoff is None:

@@ -37,14 +37,7 @@ def _marks(chunk: list[Any]) -> str:
 
 
 def _plan_flat(db: SqliteConnection, selection: Selection, now: datetime, size: int) -> Plan:
-    for flag, value in (("--agent", selection.agent), ("--table", selection.table)):
-        if value is not None:
-            raise BadSelectionError(
-                f"{flag} does not apply to a flat store, which is cleaned by session "
-                "(PATTERN is a session-id glob)"
-            )
-    if selection.ids:
-        raise BadSelectionError("--ids does not apply to a flat store; name sessions with PATTERN")
+    selection.refuse_on_flat()
     last: dict[str, Any] = {}
     for sid, accessed in db.execute(
         "SELECT session_id, max(accessed_at) FROM memory_entries GROUP BY session_id"

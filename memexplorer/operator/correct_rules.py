@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from memexplorer.memory.entity_extraction import extract_entity_name
-from memexplorer.memory.hierarchical_memory import lowered_confidence, similar_to_edges
 from memexplorer.memory.hierarchical_schema import loads_json
+from memexplorer.memory.hierarchical_writing import lowered_confidence, similar_to_edges
 from memexplorer.memory.knowledge import MemoryClassifier
 from memexplorer.memory.retrieval_rs import rs_split_whitespace
 from memexplorer.memory.similarity import STOP_WORDS

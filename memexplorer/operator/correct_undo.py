@@ -24,6 +24,7 @@ from memexplorer.operator.write_gate import write_gate
 from memexplorer.storage.exceptions import InvalidInputError, StoreChangedError, StoreNotFoundError
 from memexplorer.storage.graph_store import GraphStore, identifier
 from memexplorer.storage.sqlite_db import SqliteConnection
+from memexplorer.storage.sqlite_writer import immediate_transaction
 
 __all__ = ["UndoResult", "undo_correction"]
 
@@ -196,8 +197,7 @@ def _undo_sqlite(store: Path, plan: dict[str, Any]) -> None:
     node_id = plan["node"]["memory_id"]
     connection = open_rs_writable(store)
     try:
-        connection.execute("BEGIN IMMEDIATE")
-        try:
+        with immediate_transaction(connection):
             names = ", ".join(_NODE_COLUMNS)
             row = connection.execute(
                 f"SELECT {names} FROM semantic_memories WHERE memory_id = ?", (node_id,)
@@ -210,9 +210,5 @@ def _undo_sqlite(store: Path, plan: dict[str, Any]) -> None:
                     (node_id, node_id),
                 )
             connection.execute("DELETE FROM semantic_memories WHERE memory_id = ?", (node_id,))
-        except BaseException:
-            connection.execute("ROLLBACK")
-            raise
-        connection.execute("COMMIT")
     finally:
         connection.close()

@@ -12,7 +12,7 @@ from typing import Any
 
 from memexplorer.operator.duplicates_grouping import DuplicateGroup, group_duplicates
 from memexplorer.operator.duplicates_threshold import DEFAULT_THRESHOLD, check_threshold
-from memexplorer.operator.merge_store import Writer, merge_store_path, read_facts
+from memexplorer.operator.merge_store import AgentInStore, merge_store_path, read_facts
 from memexplorer.storage.collector import collector_paused
 from memexplorer.storage.progress import TaskControl
 
@@ -20,13 +20,9 @@ __all__ = ["DEFAULT_THRESHOLD", "DuplicatesReport", "check_threshold", "find_dup
 
 
 @dataclass(frozen=True)
-class DuplicatesReport:
+class DuplicatesReport(AgentInStore):
     """The groups of one agent at one threshold."""
 
-    store: Path
-    agent: str
-    engine: str
-    writer: Writer
     threshold: float
     facts: int
     superseded: int
@@ -39,10 +35,7 @@ class DuplicatesReport:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "store": str(self.store),
-            "agent": self.agent,
-            "engine": self.engine,
-            "writer": self.writer,
+            **self.header(),
             "threshold": self.threshold,
             "facts": self.facts,
             "superseded": self.superseded,

@@ -13,8 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from memexplorer.memory.inspection import AGENT_COLUMNS, detect_kind
+from memexplorer.memory.inspection import detect_kind
 from memexplorer.operator.browse import GraphBrowser, SqliteBrowser, StoreBrowser
+from memexplorer.storage.graph_counts import agent_column
 from memexplorer.storage.graph_store import identifier
 
 __all__ = ["SEARCHED", "FindHit", "SearchTable", "count_matches", "page_matches",
@@ -69,7 +70,7 @@ def _is_text(kind: str) -> bool:
 
 def _table(name: str, item: str, columns: list[tuple[str, str]], key: str | None) -> SearchTable:
     names = [n for n, _ in columns]
-    agent = next((c for c in AGENT_COLUMNS if c in names), None)
+    agent = agent_column(names)
     key = key or ("rowid" if not names else names[0])
     texts = [n for n, k in columns if _is_text(k) and n not in (key, agent)]
     texts.sort(key=lambda n: _LABELS.index(n) if n in _LABELS else len(_LABELS))

@@ -12,16 +12,15 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from memexplorer.memory.contradiction import detect_contradiction
-from memexplorer.memory.hierarchical_memory import lowered_confidence
 from memexplorer.memory.hierarchical_schema import loads_json
+from memexplorer.memory.hierarchical_writing import lowered_confidence
 from memexplorer.memory.similarity import compute_similarity
 from memexplorer.memory.temporal import Supersession, TemporalFact
 from memexplorer.operator.duplicates_grouping import DuplicateFact, concept_key
-from memexplorer.operator.merge_store import StoreFacts, Writer
+from memexplorer.operator.merge_store import AgentInStore, StoreFacts, Writer
 from memexplorer.storage.exceptions import InvalidInputError
 
 __all__ = ["MergePlan", "MergeSupersession", "PlannedChange", "PlannedEdge", "plan_merge"]
@@ -81,13 +80,9 @@ class MergeSupersession(Supersession):
 
 
 @dataclass(frozen=True)
-class MergePlan:
+class MergePlan(AgentInStore):
     """What merging ``others`` into ``keep`` writes in one store."""
 
-    store: Path
-    agent: str
-    engine: str
-    writer: Writer
     keep: DuplicateFact
     others: tuple[DuplicateFact, ...]
     scores: tuple[float, ...]
@@ -101,10 +96,7 @@ class MergePlan:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "store": str(self.store),
-            "agent": self.agent,
-            "engine": self.engine,
-            "writer": self.writer,
+            **self.header(),
             "keep": self.keep.to_dict(),
             "others": [
                 {**fact.to_dict(), "similarity": score}
@@ -144,7 +136,7 @@ def _step(keep: DuplicateFact, other: DuplicateFact, score: float) -> MergeSuper
 
 def _lowered(other: DuplicateFact) -> list[PlannedChange]:
     """What seed 003's step sets on the older fact (nothing if it was lowered before):
-    :func:`.hierarchical_memory.lowered_confidence`, which the step itself calls."""
+    :func:`.hierarchical_writing.lowered_confidence`, which the step itself calls."""
     lowered = lowered_confidence(other.confidence, loads_json(other.metadata, {}))
     if lowered is None:
         return []

@@ -32,6 +32,7 @@ from memexplorer.storage.sqlite_db import SqliteConnection
 from memexplorer.storage.stores import resolve_hierarchical_path, sniff
 
 __all__ = [
+    "AgentInStore",
     "StoreFacts",
     "Writer",
     "agent_store",
@@ -44,6 +45,24 @@ __all__ = [
 
 #: Whose supersession step a merge reproduces (see the module's docstring).
 Writer = Literal["amplihack-memory-lib", "amplihack-rs", "memexplorer"]
+
+
+@dataclass(frozen=True)
+class AgentInStore:
+    """One agent of one store, and whose code wrote the store: what a duplicates
+    report and a merge plan are about (their JSON starts with these four)."""
+
+    store: Path
+    agent: str
+    engine: str
+    writer: Writer
+
+    def header(self) -> dict[str, Any]:
+        return {
+            "store": str(self.store), "agent": self.agent, "engine": self.engine,
+            "writer": self.writer,
+        }  # fmt: skip
+
 
 _GRAPH_FACTS = """MATCH (m:SemanticMemory) WHERE m.agent_id = $agent
     RETURN m.memory_id, m.concept, m.content, m.tags, m.confidence, m.created_at, m.metadata"""

@@ -17,7 +17,8 @@ from typing import Any
 
 from memexplorer.memory.rs_sqlite_schema import SEMANTIC_TABLE
 from memexplorer.operator.backup_records import BackupRecord, TableRestore
-from memexplorer.operator.graph_rows import replace_nodes, save_nodes
+from memexplorer.operator.graph_rows import save_nodes
+from memexplorer.operator.graph_rows_write import replace_nodes
 from memexplorer.operator.merge_plan import PlannedChange, PlannedEdge
 from memexplorer.operator.merge_write import (
     SEQUENCE_TABLE,

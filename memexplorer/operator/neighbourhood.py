@@ -4,25 +4,36 @@ The app draws it as a graph; a hub with thousands of edges must not flood the
 screen, so each expanded node keeps its best neighbours (heaviest edge first,
 then the most recent) and counts the rest ("+N more"). Each BFS level costs one
 count query and one edge query per node table involved (plus one per hub whose
-edges exceed ``SCAN_LIMIT``); every value goes in as a parameter.
+edges exceed ``SCAN_LIMIT``); every value goes in as a parameter. The data
+it returns is :mod:`.neighbourhood_types`'.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
-from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
+from typing import Any
 
 from memexplorer.operator.browse import GraphBrowser, StoreBrowser
 from memexplorer.operator.browse_types import LABEL_COLUMNS, short_label
+from memexplorer.operator.graph_node_detail import node_row
+from memexplorer.operator.neighbourhood_types import (
+    SCAN_LIMIT,
+    TIME_COLUMNS,
+    WEIGHT_COLUMNS,
+    GraphEdge,
+    GraphNode,
+    NeighbourHit,
+    Neighbourhood,
+    View,
+    node_id,
+    rank_of,
+    seconds_of,
+)
 from memexplorer.storage.exceptions import InvalidInputError
 from memexplorer.storage.graphdb import GraphStore, identifier
 
-if TYPE_CHECKING:
-    import networkx as nx
-
+#: The data types are importable here too, where the app and tests look for them.
 __all__ = [
     "SCAN_LIMIT",
     "GraphEdge",
@@ -32,132 +43,6 @@ __all__ = [
     "View",
     "node_id",
 ]
-
-#: Edge properties read as an edge's weight, first match wins.
-WEIGHT_COLUMNS = ("weight", "similarity_score", "causal_strength", "strength", "confidence",
-                  "relevance")  # fmt: skip
-#: Node properties read as a neighbour's age when its edges carry no time.
-TIME_COLUMNS = ("created_at", "timestamp")
-#: A node with more edges than this is ranked among its first SCAN_LIMIT edges only.
-SCAN_LIMIT = 5000
-
-
-def node_id(table: str, key: str) -> str:
-    return f"{table}:{key}"
-
-
-@dataclass(frozen=True)
-class View:
-    """What to show: depth, caps, and the operator's expand/collapse choices."""
-
-    depth: int = 1
-    centre_cap: int = 12
-    cap: int = 4
-    expanded: frozenset[str] = frozenset()
-    collapsed: frozenset[str] = frozenset()
-    #: node id -> extra neighbours shown beyond its cap ("+N more" opened).
-    more: tuple[tuple[str, int], ...] = ()
-
-    def cap_of(self, node: str, centre: str) -> int:
-        base = self.centre_cap if node == centre else self.cap
-        return base + dict(self.more).get(node, 0)
-
-    def toggled(self, node: str, *, is_open: bool) -> View:
-        """The view with ``node`` collapsed if it is open, else expanded."""
-        if is_open:
-            return replace(self, expanded=self.expanded - {node}, collapsed=self.collapsed | {node})
-        return replace(self, expanded=self.expanded | {node}, collapsed=self.collapsed - {node})
-
-    def with_more(self, node: str, step: int) -> View:
-        more = dict(self.more)
-        more[node] = more.get(node, 0) + step
-        return replace(self, more=tuple(sorted(more.items())))
-
-
-@dataclass(frozen=True)
-class GraphNode:
-    id: str
-    table: str
-    key: str
-    label: str
-    depth: int
-    #: Every edge of the node; None while it is not expanded (not counted).
-    degree: int | None = None
-    #: Expanded nodes: the neighbours drawn, best first.
-    shown: tuple[str, ...] = ()
-    #: Expanded nodes: edges not drawn, the "+N more".
-    hidden: int = 0
-
-    @property
-    def expanded(self) -> bool:
-        return self.degree is not None
-
-
-@dataclass(frozen=True)
-class GraphEdge:
-    id: str
-    rel: str
-    source: str
-    target: str
-    weight: float | None
-    when: float | None
-
-
-@dataclass
-class Neighbourhood:
-    centre: str
-    view: View
-    nodes: dict[str, GraphNode] = field(default_factory=dict)
-    edges: dict[str, GraphEdge] = field(default_factory=dict)
-
-    def graph(self) -> nx.MultiDiGraph:
-        """The drawn nodes and edges as networkx data (attributes: the dataclass fields)."""
-        import networkx as nx  # imported here: it costs 0.13 s of every start
-
-        graph = nx.MultiDiGraph(centre=self.centre)
-        for node in self.nodes.values():
-            graph.add_node(node.id, node=node, table=node.table, depth=node.depth)
-        for edge in self.edges.values():
-            graph.add_edge(edge.source, edge.target, key=edge.id, rel=edge.rel,
-                           weight=edge.weight, edge=edge)  # fmt: skip
-        return graph
-
-    def between(self, a: str, b: str) -> list[GraphEdge]:
-        """Every drawn edge joining two nodes, either way, heaviest first."""
-        found = [e for e in self.edges.values() if {e.source, e.target} == {a, b}]
-        return sorted(found, key=lambda e: (_rank(e.weight), _rank(e.when), e.rel, e.id))
-
-
-def _rank(value: float | None) -> float:
-    return -value if value is not None else math.inf
-
-
-def _seconds(value: Any) -> float | None:
-    """Epoch numbers and ISO strings as seconds, so different stores rank alike."""
-    if isinstance(value, bool) or value is None:
-        return None
-    if isinstance(value, int | float):
-        return float(value)
-    if isinstance(value, datetime):
-        return value.timestamp()
-    if isinstance(value, str):
-        try:
-            return datetime.fromisoformat(value).timestamp()
-        except ValueError:
-            return None
-    return None
-
-
-@dataclass
-class _Hit:
-    """One row of an edge query: the expanded node, the edge, the neighbour."""
-
-    owner: str
-    edge: GraphEdge
-    neighbour: str
-    table: str
-    key: str
-    label: str
 
 
 class NeighbourhoodReader:
@@ -213,21 +98,13 @@ class NeighbourhoodReader:
             raise InvalidInputError(f"{table!r} is no node table with a key in {self.graph.path}")
         names = [c for c in LABEL_COLUMNS if c in self.columns[table]]
         project = ", ".join(f"n.{identifier(c)}" for c in names) or "1"
-        rows = self.graph.rows(
-            f"MATCH (n:{identifier(table)}) WHERE n.{identifier(pk)} = $key RETURN {project}",
-            {"key": key},
-        )
-        if not rows:
-            raise InvalidInputError(
-                f"No {table} node with {pk} = {key!r}",
-                hint="It may have been deleted since the table was loaded; reload it.",
-            )
-        return short_label(dict(zip(names, rows[0], strict=False))) or key
+        row = node_row(self.graph, table, pk, key, project)
+        return short_label(dict(zip(names, row, strict=False))) or key
 
     def _expand(self, out: Neighbourhood, opening: list[str], level: int) -> list[str]:
         """Open these nodes: count their edges, keep the best neighbours, return the new."""
         degrees: dict[str, int] = {}
-        hits: dict[str, list[_Hit]] = {n: [] for n in opening}
+        hits: dict[str, list[NeighbourHit]] = {n: [] for n in opening}
         by_table: dict[str, list[str]] = {}
         for n in opening:
             by_table.setdefault(out.nodes[n].table, []).append(out.nodes[n].key)
@@ -258,12 +135,12 @@ class NeighbourhoodReader:
                                    hidden=max(degree - drawn, 0))  # fmt: skip
         return new
 
-    def _choose(self, out: Neighbourhood, node: GraphNode, hits: list[_Hit]) -> list[str]:
+    def _choose(self, out: Neighbourhood, node: GraphNode, hits: list[NeighbourHit]) -> list[str]:
         """The neighbours to draw, best first: the nearer ones it was reached from,
         then the top ``cap`` by heaviest edge, then most recent, then key."""
         best: dict[str, tuple[float, float, str]] = {}
         for hit in hits:
-            rank = (_rank(hit.edge.weight), _rank(hit.edge.when), hit.neighbour)
+            rank = (rank_of(hit.edge.weight), rank_of(hit.edge.when), hit.neighbour)
             if hit.neighbour not in best or rank < best[hit.neighbour]:
                 best[hit.neighbour] = rank
         ordered = sorted(best, key=best.__getitem__)
@@ -285,7 +162,9 @@ class NeighbourhoodReader:
         )
         return {node_id(table, str(k)): int(c) for k, c in rows}
 
-    def _hits(self, table: str, keys: list[str], limit: int | None = None) -> Iterable[_Hit]:
+    def _hits(
+        self, table: str, keys: list[str], limit: int | None = None
+    ) -> Iterable[NeighbourHit]:
         if not keys:
             return
         pk = identifier(self.keys[table] or "")
@@ -310,7 +189,7 @@ class NeighbourhoodReader:
                 continue
             neighbour = node_id(neighbour_table, str(neighbour_key))
             outgoing = rel["_src"] == owner_internal
-            yield _Hit(
+            yield NeighbourHit(
                 owner,
                 GraphEdge(
                     edge_id,
@@ -338,11 +217,11 @@ class NeighbourhoodReader:
         own = self.rel_columns.get(rel["_label"], {})
         for name in sorted(own):
             if name.endswith("_at") or name == "timestamp":
-                seconds = _seconds(rel.get(name))
+                seconds = seconds_of(rel.get(name))
                 if seconds is not None:
                     return seconds
         for name in TIME_COLUMNS:
-            seconds = _seconds(neighbour.get(name))
+            seconds = seconds_of(neighbour.get(name))
             if seconds is not None:
                 return seconds
         return None

@@ -9,7 +9,8 @@ import inserts edges again) counts once, as a pair, like a graph store's.
 from __future__ import annotations
 
 from memexplorer.memory.rs_sqlite_schema import SEMANTIC_TABLE
-from memexplorer.operator.chains import ChainEdges, TemporalChain, _Fact, _fact, _timelines
+from memexplorer.operator.chain_timeline import timelines
+from memexplorer.operator.chain_types import ChainEdges, ChainFact, TemporalChain, chain_fact
 from memexplorer.storage.exceptions import InvalidInputError
 from memexplorer.storage.sqlite_db import SqliteConnection
 
@@ -44,7 +45,7 @@ def _edges(connection: SqliteConnection, agent: str, ids: set[str] | None) -> Ch
     return edges
 
 
-def _facts(connection: SqliteConnection, agent: str, ids: set[str]) -> list[_Fact]:
+def _facts(connection: SqliteConnection, agent: str, ids: set[str]) -> list[ChainFact]:
     wanted = sorted(ids)
     facts = []
     for start in range(0, len(wanted), _CHUNK):
@@ -54,7 +55,7 @@ def _facts(connection: SqliteConnection, agent: str, ids: set[str]) -> list[_Fac
             f"AND memory_id IN ({', '.join('?' * len(chunk))})",
             [agent, *chunk],
         )
-        facts += [_fact(list(row)) for row in rows]
+        facts += [chain_fact(list(row)) for row in rows]
     return facts
 
 
@@ -64,7 +65,7 @@ def rs_agent_chains(connection: SqliteConnection, agent: str) -> list[TemporalCh
     linked = {node for pair in edges.pairs() for node in pair}
     if not linked:
         return []
-    chains = _timelines(agent, _facts(connection, agent, linked), edges)
+    chains = timelines(agent, _facts(connection, agent, linked), edges)
     chains.sort(key=lambda c: (c.last_change, c.concept), reverse=True)
     chains.sort(key=lambda c: len(c.steps), reverse=True)
     return chains
@@ -91,7 +92,7 @@ def rs_fact_chain(connection: SqliteConnection, agent: str, memory_id: str) -> T
         frontier = [n for f in frontier for n in neighbours.get(f, ()) if n not in members]
         members.update(frontier)
     facts = _facts(connection, agent, members)
-    [chain] = _timelines(agent, facts, _edges(connection, agent, members))
+    [chain] = timelines(agent, facts, _edges(connection, agent, members))
     return chain
 
 

@@ -19,14 +19,9 @@ from memexplorer.memory.rs_sqlite_schema import (
     NODE_TABLES,
     SEMANTIC_TABLE,
 )
-from memexplorer.operator.browse import short_label
-from memexplorer.operator.neighbourhood import (
-    GraphEdge,
-    NeighbourhoodReader,
-    _Hit,
-    _seconds,
-    node_id,
-)
+from memexplorer.operator.browse_types import short_label
+from memexplorer.operator.neighbourhood import NeighbourhoodReader
+from memexplorer.operator.neighbourhood_types import GraphEdge, NeighbourHit, node_id, seconds_of
 from memexplorer.operator.rs_sqlite_browse import RsSqliteBrowser
 from memexplorer.storage.exceptions import InvalidInputError
 from memexplorer.storage.sqlite_db import SqliteConnection
@@ -81,7 +76,9 @@ class RsNeighbourhoodReader(NeighbourhoodReader):
                 found[node_id(table, key)] |= {f"{edge.name}:{r[0]}" for r in rows}
         return {owner: len(ids) for owner, ids in found.items()}
 
-    def _hits(self, table: str, keys: list[str], limit: int | None = None) -> Iterable[_Hit]:
+    def _hits(
+        self, table: str, keys: list[str], limit: int | None = None
+    ) -> Iterable[NeighbourHit]:
         seen: set[tuple[str, str]] = set()
         for key in keys:
             owner = node_id(table, key)
@@ -107,6 +104,6 @@ class RsNeighbourhoodReader(NeighbourhoodReader):
                     )
                     weighted = float(value) if isinstance(value, int | float) else None
                     label = short_label({"concept": concept, "content": content}) or far_key
-                    yield _Hit(owner, GraphEdge(edge_id, edge.rel, source, target, weighted,
-                                                _seconds(created)),
+                    yield NeighbourHit(owner, GraphEdge(edge_id, edge.rel, source, target, weighted,
+                                                seconds_of(created)),
                                neighbour, other, far_key, label)  # fmt: skip

@@ -18,10 +18,11 @@ from memexplorer.operator.browse_types import (
     Page,
     PageQuery,
     TableInfo,
+    agents_named,
     check_page_query,
 )
 from memexplorer.storage.exceptions import InvalidInputError, StoreError, StoreLockedError
-from memexplorer.storage.graph_counts import AGENT_COLUMNS
+from memexplorer.storage.graph_counts import agent_column
 from memexplorer.storage.graphdb import identifier
 from memexplorer.storage.sqlite_db import (
     SqliteConnection,
@@ -77,8 +78,7 @@ class SqliteBrowser:
             self._columns[table] = [(n, t, bool(pk)) for n, t, pk in info]
 
     def _agent_column(self, table: str) -> str | None:
-        names = {n for n, _, _ in self._columns[table]}
-        return next((c for c in AGENT_COLUMNS if c in names), None)
+        return agent_column(n for n, _, _ in self._columns[table])
 
     @staticmethod
     def _quoted(name: str) -> str:
@@ -87,13 +87,11 @@ class SqliteBrowser:
         return '"' + name + '"'
 
     def agents(self) -> list[str]:
-        found: set[str] = set()
-        for table in self._tables:
-            column = self._agent_column(table)
-            if column:
-                sql = f"SELECT DISTINCT {self._quoted(column)} FROM {self._quoted(table)}"
-                found.update(row[0] or "" for row in self.connection.execute(sql))
-        return sorted(found)
+        return agents_named(self._tables, self._agent_column, self._distinct)
+
+    def _distinct(self, table: str, column: str) -> list[Any]:
+        sql = f"SELECT DISTINCT {self._quoted(column)} FROM {self._quoted(table)}"
+        return [row[0] for row in self.connection.execute(sql)]
 
     def _where(self, table: str, agent: str) -> tuple[str, list[Any]]:
         column = self._agent_column(table)

@@ -34,6 +34,7 @@ __all__ = [
     "FlatStorePaths",
     "HomeUnavailableError",
     "amplihack_home",
+    "anything_at",
     "flat_store_paths",
     "parse_backend",
     "parse_env_backend",
@@ -184,13 +185,13 @@ def flat_store_paths(
     elif legacy:
         graph, origin = _checked_override(legacy, LEGACY_GRAPH_PATH_ENV), LEGACY_GRAPH_PATH_ENV
         notes.append(f"{LEGACY_GRAPH_PATH_ENV} is deprecated; use {GRAPH_PATH_ENV}")
-    elif not _present(graph) and _present(base / LEGACY_GRAPH_FILE):
+    elif not anything_at(graph) and anything_at(base / LEGACY_GRAPH_FILE):
         graph, origin = base / LEGACY_GRAPH_FILE, "legacy"
         notes.append(f"using the legacy store {graph} because {base / GRAPH_FILE} is absent")
     return FlatStorePaths(base, base / SQLITE_FILE, graph, origin), notes
 
 
-def _present(path: Path) -> bool:
+def anything_at(path: Path) -> bool:
     """True for anything at ``path``, a symlink included (never followed)."""
     try:
         os.lstat(path)
@@ -226,7 +227,7 @@ def resolve_backend(
             tuple(warnings),
         )
     backend, reason = autodetect_backend(paths.home)
-    if backend == "sqlite" and not _present(paths.sqlite) and _present(paths.graph):
+    if backend == "sqlite" and not anything_at(paths.sqlite) and anything_at(paths.graph):
         # amplihack-rs's `memory tree` and `memory clean` default to graph-db.
         backend = "graph-db"
         reason = (

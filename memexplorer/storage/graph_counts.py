@@ -14,7 +14,7 @@ per million rows). A node table shared between agents falls back to the join.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from memexplorer.storage.graph_store import GraphStore, RelTable, identifier
 
@@ -24,8 +24,10 @@ __all__ = ["AGENT_COLUMNS", "agent_column", "agent_counts", "table_totals"]
 AGENT_COLUMNS = ("agent_id", "agent_name")
 
 
-def agent_column(columns: set[str]) -> str | None:
-    return next((c for c in AGENT_COLUMNS if c in columns), None)
+def agent_column(columns: Iterable[str]) -> str | None:
+    """The column of these that names a row's agent, if any (agent_id first)."""
+    present = set(columns)
+    return next((c for c in AGENT_COLUMNS if c in present), None)
 
 
 def _node_counts(graph: GraphStore, table: str, column: str) -> dict[str, int]:

@@ -10,6 +10,8 @@ release that can, and the command that installs it.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -157,9 +159,11 @@ def open_graph_store(
     else:
         engine = create
         make_private_dirs(path.parent)
-    store = _open(
-        path, engine, fmt, read_only, allow_upgrade, buffer_pool_size, max_db_size, max_threads
-    )
+    store = _waiting_for_checkpoints(
+        read_only,
+        partial(_open_once, path, engine, fmt, read_only, allow_upgrade, buffer_pool_size,
+                max_db_size, max_threads),
+    )  # fmt: skip
     if fmt is None and path.is_file():
         path.chmod(0o600)  # a store this call created: private before any row is in it
     return store
@@ -196,26 +200,14 @@ def _open_cached(
 CHECKPOINT_WAIT_S = 3.0
 
 
-def _open(
-    path: Path,
-    engine: str,
-    fmt: StoreFormat | None,
-    read_only: bool,
-    allow_upgrade: bool,
-    buffer_pool_size: int | None,
-    max_db_size: int,
-    max_threads: int = 0,
-) -> GraphStore:
-    """Open with the engine; a read-only open that meets a checkpoint under way
-    (a writer closing the store: an undo, the agent itself) tries again until the
-    checkpoint is over or CHECKPOINT_WAIT_S has passed."""
+def _waiting_for_checkpoints(read_only: bool, open_once: Callable[[], GraphStore]) -> GraphStore:
+    """``open_once()``; a read-only open that meets a checkpoint under way (a writer
+    closing the store: an undo, the agent itself) tries again until the checkpoint
+    is over or CHECKPOINT_WAIT_S has passed."""
     deadline = time.monotonic() + CHECKPOINT_WAIT_S
     while True:
         try:
-            return _open_once(
-                path, engine, fmt, read_only, allow_upgrade, buffer_pool_size, max_db_size,
-                max_threads,
-            )  # fmt: skip
+            return open_once()
         except CheckpointInProgressError:
             if not read_only or time.monotonic() >= deadline:
                 raise

@@ -3,7 +3,8 @@
 The engine talks to Kuzu (in process, :mod:`.graphdb`) and to LadybugDB (in a
 worker process, :mod:`.ladybug_store`) through one protocol,
 :class:`GraphStore`. The catalog calls, transactions and error wording are
-the same for both, so they live here once; an engine only runs queries.
+the same for both, so they live here once; an engine only runs queries. Error
+wording is :mod:`.graph_errors`' (its names are importable here too).
 """
 
 from __future__ import annotations
@@ -19,16 +20,11 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     import pyarrow as pa
 
-from memexplorer.storage.exceptions import (
-    CheckpointInProgressError,
-    CorruptStoreError,
-    MemoryError,
-    NotAStoreError,
-    ReadOnlyStoreError,
-    StoreError,
-    StoreLockedError,
-    StoreNotFoundError,
-    UnsupportedEngineError,
+from memexplorer.storage.exceptions import MemoryError
+from memexplorer.storage.graph_errors import (
+    QueryError,
+    translate_open_error,
+    translate_query_error,
 )
 
 __all__ = [
@@ -55,12 +51,6 @@ ARROW_TYPES = {
     "STRING": "string", "DOUBLE": "float64", "FLOAT": "float32", "INT64": "int64",
     "INT32": "int32", "INT16": "int16", "INT8": "int8", "BOOL": "bool", "BOOLEAN": "bool",
 }  # fmt: skip
-
-_ENGINE_NAMES = {"kuzu": "Kuzu", "ladybug": "LadybugDB"}
-
-
-class QueryError(MemoryError):
-    title = "Query failed"
 
 
 @dataclass(frozen=True)
@@ -169,68 +159,6 @@ def copy_statement(table: str, source: str, pair: tuple[str, str] | None = None)
     return f"COPY {identifier(table)} FROM {source}{options}"
 
 
-def translate_open_error(
-    path: Path, text: str, engine: str, *, read_only: bool = True
-) -> StoreError:
-    """Turn an engine's message raised while opening into an engine error.
-
-    A lock refused to a read-only open means a writer holds the store (readers
-    share it); refused to a writing open, any open is the holder, a reader too
-    (another memexplorer, an agent reading), so the error does not say "writing".
-    """
-    name = _ENGINE_NAMES.get(engine, engine)
-    if "Could not set lock" in text:
-        if read_only:
-            return StoreLockedError(path, "Another process holds this store for writing")
-        return StoreLockedError(
-            path,
-            "Another process has this store open, so it cannot be opened for writing",
-            hint=(
-                "A running agent, or another program reading the store (another "
-                "memexplorer, an agent's reader), has it open. Close it, or retry when "
-                "it has finished; memexplorer did not touch the file."
-            ),
-        )
-    if "not a valid Kuzu database" in text or "not a valid Lbug database" in text:
-        return NotAStoreError(path, f"Not a {name} database")
-    if "different version" in text:
-        return UnsupportedEngineError(
-            path,
-            f"The installed {engine} cannot read this store's storage version "
-            f"({text.splitlines()[0]})",
-            hint="Open it with the release that wrote it; memexplorer migrate can copy it.",
-        )
-    if "replay shadow pages" in text:
-        # A checkpoint's shadow file is there: a writer is checkpointing right now,
-        # or stopped in the middle of it. The store is not damaged.
-        return CheckpointInProgressError(
-            path,
-            "A writer's checkpoint is unfinished; a read-only open cannot replay it",
-            hint="Retry in a moment if a writer is running; if one stopped midway, open "
-            "the store once with its own tool to finish the checkpoint. Nothing was changed.",
-        )
-    if any(m in text for m in ("Reading past the end", "Corrupted", "Cannot read checkpoint")):
-        return CorruptStoreError(path, "The store is truncated or damaged")
-    if "READ ONLY mode" in text:
-        return StoreNotFoundError(path, "No store at this path")
-    if "Permission denied" in text:
-        return StoreError(
-            path, "Permission denied", hint="Run as a user who can read (and lock) the file."
-        )
-    return CorruptStoreError(path, f"{name} could not open the store ({text.splitlines()[0]})")
-
-
-def translate_query_error(path: Path, text: str, engine: str, what: str = "a query") -> MemoryError:
-    """Turn an engine's message raised by ``what`` into an engine error."""
-    if "read-only database" in text:
-        return ReadOnlyStoreError(path, "This store is open read-only")
-    if "Interrupted" in text:
-        return QueryError("The query was cancelled.")
-    name = _ENGINE_NAMES.get(engine, engine)
-    first = text.splitlines()[0] if text else "no message"
-    return QueryError(f"{name} refused {what}: {first}", hint=f"Store: {path}")
-
-
 class GraphStoreBase:
     """Transactions and catalog calls, written once over ``rows``/``execute``."""
 
@@ -240,6 +168,7 @@ class GraphStoreBase:
     storage_version: int | None
     _lock: threading.RLock
     _in_transaction: bool
+    _closed: bool
     #: Set (an :class:`~.writer_log.UnreplayableLog`) when the store was read at its
     #: last checkpoint because the installed engine cannot replay its log.
     unreplayed_log: Any = None
@@ -254,8 +183,46 @@ class GraphStoreBase:
     ) -> None:
         raise NotImplementedError
 
+    def interrupt(self) -> None:
+        """Cancel the query running on this store (from another thread)."""
+        if not self._closed:
+            self._interrupt_engine()
+
     def close(self) -> None:
+        """Close the store, once: later calls do nothing."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            self._release()
+
+    def _interrupt_engine(self) -> None:
         raise NotImplementedError
+
+    def _release(self) -> None:
+        """Let go of the engine's database (under the lock, once)."""
+        raise NotImplementedError
+
+    def copy_arrow(self, table: str, data: pa.Table, pair: tuple[str, str] | None = None) -> None:
+        raise NotImplementedError
+
+    def copy_rows(
+        self, table: str, columns: list[tuple[str, str]], rows: list[dict[str, Any]]
+    ) -> bool:
+        """Bulk-insert ``rows`` (dicts keyed by the ``columns`` names, in the table's
+        column order; a rel's two endpoint keys first) through an Arrow table.
+
+        The engines scan an Arrow table five to ten times faster than a list
+        parameter (Kuzu, COPY of 30k facts: 0.13 s against 0.74 s). Returns False,
+        writing nothing, when a column type has no plain Arrow equivalent.
+        """
+        import pyarrow as pa
+
+        schema = arrow_schema(columns)
+        if schema is None:
+            return False
+        self.copy_arrow(table, pa.Table.from_pylist(rows, schema=schema))
+        return True
 
     def scalar(self, cypher: str, params: dict[str, Any] | None = None) -> Any:
         rows = self.rows(cypher, params)

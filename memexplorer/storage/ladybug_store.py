@@ -29,7 +29,6 @@ from memexplorer.storage.exceptions import (
 from memexplorer.storage.graph_store import (
     GraphStoreBase,
     QueryError,
-    arrow_schema,
     copy_statement,
     translate_open_error,
     translate_query_error,
@@ -243,19 +242,6 @@ class LadybugStore(GraphStoreBase):
         names, rows, more = self._call("capped", cypher, cap, timeout_ms)
         return names, rows, more
 
-    def copy_rows(
-        self, table: str, columns: list[tuple[str, str]], rows: list[dict[str, Any]]
-    ) -> bool:
-        """Bulk-insert ``rows`` through an Arrow table, as KuzuStore.copy_rows does;
-        False, writing nothing, when a column type has no plain Arrow equivalent."""
-        import pyarrow as pa
-
-        schema = arrow_schema(columns)
-        if schema is None:
-            return False
-        self.copy_arrow(table, pa.Table.from_pylist(rows, schema=schema))
-        return True
-
     def copy_arrow(self, table: str, data: pa.Table, pair: tuple[str, str] | None = None) -> None:
         """Bulk-insert an Arrow table (see KuzuStore.copy_arrow), sent as an IPC stream."""
         import pyarrow as pa
@@ -266,24 +252,18 @@ class LadybugStore(GraphStoreBase):
         query = copy_statement(table, "$memexplorer_rows", pair)
         self._call("copy", query, sink.getvalue().to_pybytes(), what=f"a bulk insert into {table}")
 
-    # -- lifecycle ---------------------------------------------------------------
-    def interrupt(self) -> None:
-        """Cancel the query running on this store (from another thread)."""
-        if not self._closed:
-            self._worker.interrupt()
+    # -- lifecycle (interrupt and close: GraphStoreBase) -----------------------------
+    def _interrupt_engine(self) -> None:
+        self._worker.interrupt()
 
-    def close(self) -> None:
+    def _release(self) -> None:
         """Close the database; the worker waits, idle, for the next store."""
-        with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            try:
-                kind, _ = self._worker.call("close")
-            except WorkerGone:
-                self._worker.stop()
-                return
-            if kind == VALUE:
-                give_back(self._worker)
-            else:
-                self._worker.stop()
+        try:
+            kind, _ = self._worker.call("close")
+        except WorkerGone:
+            self._worker.stop()
+            return
+        if kind == VALUE:
+            give_back(self._worker)
+        else:
+            self._worker.stop()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from memexplorer.storage.exceptions import StoreLockedError
 from memexplorer.storage.ladybug_store import LadybugStore
@@ -19,29 +20,25 @@ from memexplorer.storage.writer_log import UnreplayableLog, held_by_a_writer
 __all__ = ["CheckpointStore", "ReplayedLogStore"]
 
 
-class CheckpointStore(LadybugStore):
-    """The store read at its last checkpoint: a private (0700) copy of the file
-    without its log, opened read-only and deleted on close. ``path`` names the real
-    store; ``unreplayed_log`` says what was left out."""
+class _PrivateCopyStore(LadybugStore):
+    """A store opened read-only on a private (0700) copy of its file (and of a log,
+    given one) in a folder of its own, deleted on close. ``path`` names the real
+    store, which is never opened."""
 
-    def __init__(
-        self, found: UnreplayableLog, *, buffer_pool_size: int | None = None, max_db_size: int = 0
-    ) -> None:
-        self.folder = Path(tempfile.mkdtemp(prefix="memexplorer-checkpoint-"))
-        copy = self.folder / found.store.name
+    def __init__(self, store: Path, prefix: str, log: Path | None, **options: Any) -> None:
+        self.folder = Path(tempfile.mkdtemp(prefix=prefix))
+        copy = self.folder / store.name
         try:
-            shutil.copyfile(found.store, copy)
-            super().__init__(
-                copy, read_only=True, storage_version=found.found,
-                buffer_pool_size=buffer_pool_size, max_db_size=max_db_size,
-            )  # fmt: skip
+            shutil.copyfile(store, copy)
+            if log is not None:
+                shutil.copyfile(log, copy.with_name(copy.name + ".wal"))
+            super().__init__(copy, read_only=True, **options)
         except BaseException:
             shutil.rmtree(self.folder, ignore_errors=True)
             raise
-        self.path = found.store
+        self.path = store
         #: The file actually open (the private copy): what another reader opens too.
         self.opened_path = copy
-        self.unreplayed_log = found
 
     def close(self) -> None:
         try:
@@ -50,11 +47,24 @@ class CheckpointStore(LadybugStore):
             shutil.rmtree(self.folder, ignore_errors=True)
 
 
-class ReplayedLogStore(LadybugStore):
+class CheckpointStore(_PrivateCopyStore):
+    """The store read at its last checkpoint: a private copy of the file without
+    its log; ``unreplayed_log`` says what was left out."""
+
+    def __init__(
+        self, found: UnreplayableLog, *, buffer_pool_size: int | None = None, max_db_size: int = 0
+    ) -> None:
+        super().__init__(
+            found.store, "memexplorer-checkpoint-", None, storage_version=found.found,
+            buffer_pool_size=buffer_pool_size, max_db_size=max_db_size,
+        )  # fmt: skip
+        self.unreplayed_log = found
+
+
+class ReplayedLogStore(_PrivateCopyStore):
     """The store with its log replayed by the release that wrote it: the file and
-    its log copied into a private (0700) folder, opened read-only there by a cached
-    release of the store's storage version, deleted on close. ``path`` names the real
-    store, which is never opened; ``replayed_log`` says which log was read."""
+    its log copied privately, opened by a cached release of the store's storage
+    version; ``replayed_log`` says which log was read."""
 
     def __init__(
         self,
@@ -71,25 +81,8 @@ class ReplayedLogStore(LadybugStore):
                 store, f"A {runtime.package} writer of storage version {storage_version} "
                 "holds this store",
             )  # fmt: skip
-        self.folder = Path(tempfile.mkdtemp(prefix="memexplorer-replay-"))
-        copy = self.folder / store.name
-        try:
-            shutil.copyfile(store, copy)
-            shutil.copyfile(log, copy.with_name(copy.name + ".wal"))
-            super().__init__(
-                copy, read_only=True, storage_version=storage_version, runtime=runtime,
-                buffer_pool_size=buffer_pool_size, max_db_size=max_db_size,
-            )  # fmt: skip
-        except BaseException:
-            shutil.rmtree(self.folder, ignore_errors=True)
-            raise
-        self.path = store
-        #: The file actually open (the private copy): what another reader opens too.
-        self.opened_path = copy
+        super().__init__(
+            store, "memexplorer-replay-", log, storage_version=storage_version, runtime=runtime,
+            buffer_pool_size=buffer_pool_size, max_db_size=max_db_size,
+        )  # fmt: skip
         self.replayed_log = log
-
-    def close(self) -> None:
-        try:
-            super().close()
-        finally:
-            shutil.rmtree(self.folder, ignore_errors=True)

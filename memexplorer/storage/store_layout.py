@@ -24,6 +24,7 @@ from typing import Literal
 
 from memexplorer.storage.exceptions import InvalidInputError, LegacyStoreError
 from memexplorer.storage.store_home import home_of_store
+from memexplorer.storage.stores import empty_folder
 
 __all__ = [
     "LAYOUTS",
@@ -49,15 +50,6 @@ def _lexists(path: Path) -> bool:
     return os.path.lexists(path)
 
 
-def _is_dir_empty(path: Path) -> bool:
-    """amplihack-rs ``is_dir_empty``: a folder with no entries (not a file, not missing)."""
-    try:
-        with os.scandir(path) as entries:
-            return next(entries, None) is None
-    except OSError:
-        return False
-
-
 def rust_resolved_graph_db(graph_base: Path) -> Path:
     """The store amplihack-rs opens for ``graph_base`` (transfer/paths.rs
     ``resolved_graph_db``), rule by rule:
@@ -72,7 +64,7 @@ def rust_resolved_graph_db(graph_base: Path) -> Path:
         return graph_base
     neutral, legacy = graph_base / RUST_STORE, graph_base / LEGACY_RUST_STORE
     if graph_base.is_dir():
-        if legacy.exists() and (not neutral.exists() or _is_dir_empty(neutral)):
+        if legacy.exists() and (not neutral.exists() or empty_folder(neutral)):
             return legacy
         return neutral
     if neutral.exists():
@@ -168,7 +160,7 @@ def _migrate_hint(neutral: Path, command: str) -> str:
     copy = f"{command} --engine ladybug"
     if not _lexists(neutral):
         return f"Copy it to graph_db first (the old store is kept): {copy}"
-    if _is_dir_empty(neutral):
+    if empty_folder(neutral):
         folder = shlex.quote(str(neutral))
         return f"Remove the empty folder, then copy (old store kept): rmdir {folder} && {copy}"
     return f"Write to {neutral} instead: amplihack-rs reads it in this store's place."

@@ -24,6 +24,7 @@ from memexplorer.storage.exceptions import (
 __all__ = [
     "KUZU_STORAGE_VERSION",
     "StoreFormat",
+    "empty_folder",
     "find_stores",
     "require_kuzu_readable",
     "resolve_hierarchical_path",
@@ -155,16 +156,17 @@ def resolve_hierarchical_path(db_path: str | Path, *, new_name: str = "kuzu_db")
     if not path.is_dir():
         return path
     for name in ("graph_db", "ladybug_db", "kuzu_db"):
-        if (path / name).exists() and not _empty_folder(path / name):
+        if (path / name).exists() and not empty_folder(path / name):
             return path / name
     if any((path / m).exists() for m in ("lock", "kuzu.lock", *_OLD_KUZU_MARKERS)):
         return path
     return path / new_name
 
 
-def _empty_folder(path: Path) -> bool:
-    """An empty folder is no store: amplihack-rs reads ``kuzu_db`` over an empty
-    ``graph_db`` folder left by a failed run (transfer/paths.rs)."""
+def empty_folder(path: Path) -> bool:
+    """amplihack-rs ``is_dir_empty``: a folder with no entries (not a file, not
+    missing). An empty folder is no store: amplihack-rs reads ``kuzu_db`` over an
+    empty ``graph_db`` folder left by a failed run (transfer/paths.rs)."""
     try:
         with os.scandir(path) as entries:
             return next(entries, None) is None

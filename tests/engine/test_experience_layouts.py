@@ -10,18 +10,16 @@ import pytest
 
 from memexplorer.memory.connector import MemoryConnector
 from memexplorer.memory.experience import ExperienceType
-from memexplorer.memory.experience_layouts import (
-    AMPLIHACK_COLUMNS,
-    SEED004_COLUMNS,
-    Seed004Experience,
+from memexplorer.memory.experience_layouts import AMPLIHACK_COLUMNS, SEED004_COLUMNS, detect_layout
+from memexplorer.memory.inspection import summarize_store
+from memexplorer.memory.seed004_record import Seed004Experience
+from memexplorer.memory.seed004_store import (
     add_seed004,
     create_seed004_schema,
-    detect_layout,
     followed_by,
     read_seed004,
     seed004_agent,
 )
-from memexplorer.memory.inspection import summarize_store
 from memexplorer.storage.exceptions import InvalidExperienceError, SchemaMismatchError
 from memexplorer.storage.graphdb import KuzuStore
 from tests.store_helpers import checksums

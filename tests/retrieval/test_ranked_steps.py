@@ -19,7 +19,8 @@ import pytest
 
 from memexplorer.memory.hierarchical_memory import HierarchicalMemory
 from memexplorer.memory.hierarchical_schema import REL_TABLES, create_schema
-from memexplorer.memory.retrieval import Retriever, query_entities, query_keywords
+from memexplorer.memory.retrieval import Retriever
+from memexplorer.memory.retrieval_query import query_entities, query_keywords
 from memexplorer.storage.graph_open import open_graph_store
 
 from .hand_built import AGENT, add_edge, add_fact
