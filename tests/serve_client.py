@@ -46,8 +46,8 @@ class Served:
         return f"{self.base.replace('http', 'ws', 1)}/ws/{self.token}"
 
 
-def app_environments(served: Served) -> list[dict[str, str]]:
-    """The environment of each app process the server started (Linux: /proc), found
+def app_processes(served: Served) -> list[tuple[int, dict[str, str]]]:
+    """Each app process the server started and its environment (Linux: /proc), found
     among its descendants by their command line (``-m memexplorer`` without serve)."""
     parents: dict[int, int] = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
@@ -70,8 +70,18 @@ def app_environments(served: Served) -> list[dict[str, str]]:
             continue
         if b"memexplorer" in argv and b"serve" not in argv:
             pairs = (item.decode().partition("=") for item in raw if b"=" in item)
-            found.append({key: value for key, _, value in pairs})
+            found.append((pid, {key: value for key, _, value in pairs}))
     return found
+
+
+def app_environments(served: Served) -> list[dict[str, str]]:
+    """The environment of each app process the server started."""
+    return [environment for _, environment in app_processes(served)]
+
+
+def app_pids(served: Served) -> list[int]:
+    """The process id of each app process the server started."""
+    return [pid for pid, _ in app_processes(served)]
 
 
 def _read_lines(stream: object, into: queue.Queue[str]) -> None:

@@ -5,10 +5,12 @@ same console write goes through."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from pathlib import Path
 
 import pytest
-from serve_client import Tab, app_environments, handshake_status, open_tab, serving
+from serve_client import Tab, app_environments, app_pids, handshake_status, open_tab, serving
 from store_helpers import checksums
 
 from memexplorer.storage.graphdb import KuzuStore
@@ -19,6 +21,15 @@ WRITE = "MATCH (n:SemanticMemory) DETACH DELETE n"
 @pytest.fixture
 def home(reference_stores: Path) -> Path:
     return reference_stores / "home" / ".amplihack"
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` still runs (an ended one not yet reaped is a zombie)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in ("Z", "X")
 
 
 def _semantic_facts(home: Path) -> int:
@@ -93,5 +104,14 @@ async def test_with_allow_writes_a_console_write_goes_through(home: Path) -> Non
             await tab.wait_for("Run this write?")
             await tab.keys("y")
             await tab.wait_for("Wrote to kuzu_db")
+            apps = app_pids(served)
+    # serve can end before a tab's app has finished quitting (closing and
+    # checkpointing the store it wrote): a read at once found the store
+    # mid-checkpoint ("damaged") in one full run. Read once the app has ended.
+    assert apps
+    deadline = time.monotonic() + 30
+    while [pid for pid in apps if _running(pid)]:
+        assert time.monotonic() < deadline, f"the served app {apps} never ended"
+        await asyncio.sleep(0.05)
     assert _semantic_facts(home) == 0
     assert list((home / "backups").iterdir())  # the copy taken before the write
