@@ -20,6 +20,7 @@ from aiohttp import web
 from textual_serve.server import Server
 
 from memexplorer.cli.commands.serve_access import Access
+from memexplorer.cli.commands.serve_children import wait_for_children
 
 _PAGE = """<!DOCTYPE html>
 <html lang="en">
@@ -155,3 +156,4 @@ async def serve_until_stopped(
         await stop.wait()
     finally:
         await runner.cleanup()
+        await wait_for_children()
