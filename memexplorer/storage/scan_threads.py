@@ -11,8 +11,9 @@ profile asks that way so its answer is the library's and is repeatable.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
+from memexplorer.storage.exceptions import MemoryError
 from memexplorer.storage.graph_store import GraphStore, QueryError
 
 __all__ = ["one_scan_thread"]
@@ -30,4 +31,6 @@ def one_scan_thread(graph: GraphStore) -> Iterator[None]:
         yield
     finally:
         if before is not None:
-            graph.rows(f"CALL threads={int(before)}")
+            # A store closed meanwhile (a stopped export) has nothing to put back.
+            with suppress(MemoryError):
+                graph.rows(f"CALL threads={int(before)}")

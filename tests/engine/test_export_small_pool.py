@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from memexplorer.memory import export_pages
 from memexplorer.memory.export_pages import node_pages
 from memexplorer.memory.hierarchical_memory import HierarchicalMemory
 from memexplorer.operator.transfer import export_agent_store
@@ -154,3 +155,29 @@ def test_raw_db_export_counts_in_the_store(built, tmp_path, small_pool):
                                 storage_path=store)  # fmt: skip
     assert result.counts == {"SemanticMemory": FACTS, "EpisodicMemory": 0, "SIMILAR_TO": FACTS,
                              "DERIVES_FROM": 0, "SUPERSEDES": 0, "TRANSITIONED_TO": 0}  # fmt: skip
+
+
+def test_pages_left_unread_on_a_closed_store_end_quietly(built, monkeypatch):
+    """An export stopped after the fallback to one thread (its store closed, its
+    pages left unread) ends without an error from putting the setting back."""
+    store, _ = built
+    real = export_pages._page_rows
+    calls = []
+
+    def full_once(graph, cypher, params):
+        calls.append(params["low"])
+        if len(calls) == 1:
+            raise QueryError("Buffer manager exception: the buffer pool is full")
+        return real(graph, cypher, params)
+
+    monkeypatch.setattr(export_pages, "_page_rows", full_once)
+    graph = KuzuStore(store)
+    graph.rows("CALL threads=4")
+    pages = node_pages(graph, "SemanticMemory", "big", COLUMNS, 16)
+    try:
+        next(pages)
+        assert int(graph.rows("CALL current_setting('threads') RETURN *")[0][0]) == 1
+    finally:
+        graph.close()
+    pages.close()  # the generator's cleanup runs on the closed store, quietly
+    assert calls[:2] == [0, 0]  # the same page again, on one thread
