@@ -11,7 +11,6 @@ of stdout went away (``| head``), as for a program stopped by SIGPIPE.
 
 from __future__ import annotations
 
-import difflib
 import os
 import sys
 from collections.abc import Sequence
@@ -104,6 +103,8 @@ def _run_command(argv: list[str]) -> int:
 def _neither_command_nor_path(word: str) -> int:
     """``memexplorer stast``: no command and no file of that name. Say so, with the
     command meant when the word is close to one, rather than open the app on nothing."""
+    import difflib  # only on this error: not on every command's start
+
     shown = terminal_safe(word)
     print(f"memexplorer: {shown!r} is not a command, and no file or folder has that name.",
           file=sys.stderr)  # fmt: skip
