@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 
@@ -108,3 +109,22 @@ def test_stats_json_lists_every_table_for_every_agent(tmp_path):
     assert agents["research-agent"] == {
         "EpisodicMemory": 0, "SemanticMemory": 2, "ProceduralMemory": 0
     }  # fmt: skip
+
+
+def test_stats_show_an_emoji_code_in_a_path_as_stored(reference_stores, tmp_path):
+    """rich turns ``:fire:`` into a flame unless told not to; a path is shown as it is."""
+    folder = tmp_path / "team:fire:store"
+    folder.mkdir()
+    shutil.copy2(reference_stores / "shared_two_agents" / "kuzu_db", folder / "kuzu_db")
+    result = run("stats", str(folder))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[0].startswith(f"{folder / 'kuzu_db'}  hierarchical")
+    assert "\N{FIRE}" not in result.stdout
+
+
+def test_a_terminal_shows_an_emoji_code_as_stored_too(monkeypatch, capsys):
+    from memexplorer.cli.commands.common import output_console
+
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    output_console().print("agent :fire: here")
+    assert capsys.readouterr().out == "agent :fire: here\n"

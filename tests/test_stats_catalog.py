@@ -123,3 +123,5 @@ def test_stats_on_kuzu_and_sqlite_stores_loads_no_ladybug_driver(
     assert found["code"] == 0
     assert "memexplorer.memory.inspection" in found["modules"]
     assert NOT_FOR_KUZU & set(found["modules"]) == set()
+    # Emoji codes stay text (output_console), so rich never loads its emoji table.
+    assert "rich._emoji_codes" not in found["modules"]
