@@ -1,7 +1,5 @@
 """``python -m memexplorer`` runs the command-line twin."""
 
-import sys
+from memexplorer.cli.main import run
 
-from memexplorer.cli.main import main
-
-sys.exit(main())
+run()
