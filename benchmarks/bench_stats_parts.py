@@ -54,7 +54,7 @@ def timed(name, call):
             part[1] += time.process_time() - cpu
             part[2] += 1
     return run
-from memexplorer.cli.main import main
+import memexplorer.cli.main as cli
 lap("import the command line (click)")
 import memexplorer.cli.commands.stats as stats_command
 import memexplorer.memory.flat_graph_rows, memexplorer.memory.flat_sqlite_rows
@@ -68,13 +68,18 @@ kuzu.Database.__init__ = timed("kuzu opens", kuzu.Database.__init__)
 kuzu.Database.close = timed("kuzu closes", kuzu.Database.close)
 kuzu.Connection.execute = timed("kuzu queries", kuzu.Connection.execute)
 stats_command._print_stats = timed("drawing the tables", stats_command._print_stats)
-code = main(["stats", sys.argv[1]])
-sys.stdout.flush()
-lap("the command")
 def report():
     os.write(2, (json.dumps({"parts": parts, "exit_at": time.time()}) + "\n").encode())
 atexit.register(report)
-sys.exit(code)
+command = cli.main
+def main():
+    code = command()
+    sys.stdout.flush()
+    lap("the command")
+    return code
+cli.main = main
+sys.argv = ["memexplorer", "stats", sys.argv[1]]
+cli.run()  # the entry the memexplorer script runs: the command, then the process's end
 """
 
 
