@@ -16,17 +16,13 @@ from memexplorer.storage.graph_store import GraphStore
 __all__ = ["FactReading"]
 
 
+#: The keys of the reference's fact dicts (search_facts, get_all_facts), in its order.
+_DICT_KEYS = ("content", "concept", "confidence", "node_id", "source_id", "tags", "metadata",
+              "created_at")  # fmt: skip
+
+
 def _as_dict(node: KnowledgeNode) -> dict[str, Any]:
-    return {
-        "content": node.content,
-        "concept": node.concept,
-        "confidence": node.confidence,
-        "node_id": node.node_id,
-        "source_id": node.source_id,
-        "tags": node.tags,
-        "metadata": node.metadata,
-        "created_at": node.created_at,
-    }
+    return {key: getattr(node, key) for key in _DICT_KEYS}
 
 
 class FactReading:
