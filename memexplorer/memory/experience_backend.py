@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -71,8 +72,11 @@ class MemoryBackend(ABC):
     backend an :class:`ExperienceFilter` (a blank search is a retrieval).
     """
 
-    db_path: Path
-    agent_name: str
+    def __init__(self, db_path: str | Path, agent_name: str) -> None:
+        self.db_path = Path(db_path)
+        self.agent_name = agent_name
+        self._lock = threading.RLock()
+        self._closed = False
 
     @property
     @abstractmethod
@@ -116,10 +120,19 @@ class MemoryBackend(ABC):
     @abstractmethod
     def cleanup(self, retention: Retention) -> None: ...
 
-    @abstractmethod
-    def close(self) -> None: ...
+    def close(self) -> None:
+        """Let go of the store; closing again does nothing."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            self._release()
 
     # -- what each backend supplies ---------------------------------------------------
+    @abstractmethod
+    def _release(self) -> None:
+        """Close the store's connection (once, under the lock)."""
+
     @abstractmethod
     def _retrieve(self, wanted: ExperienceFilter, limit: int | None) -> list[Experience]: ...
 

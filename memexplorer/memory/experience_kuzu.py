@@ -16,7 +16,6 @@ Statistics and retention are in :mod:`.experience_kuzu_upkeep`.
 from __future__ import annotations
 
 import json
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -99,10 +98,7 @@ class KuzuExperienceBackend(MemoryBackend):
     """One agent's experiences in a Kuzu ``kuzu_db`` file (thread-safe)."""
 
     def __init__(self, db_path: str | Path, agent_name: str) -> None:
-        self.db_path = Path(db_path)
-        self.agent_name = agent_name
-        self._lock = threading.RLock()
-        self._closed = False
+        super().__init__(db_path, agent_name)
         if self.db_path.is_dir() and not any(self.db_path.iterdir()):
             self.db_path.rmdir()  # an empty folder left where the store goes
         try:
@@ -284,9 +280,5 @@ class KuzuExperienceBackend(MemoryBackend):
             kuzu_cleanup(self._writable(), self.agent_name, retention)
 
     # -- lifecycle -----------------------------------------------------------------------
-    def close(self) -> None:
-        with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            release_graph(self._graph)
+    def _release(self) -> None:
+        release_graph(self._graph)

@@ -18,7 +18,6 @@ retention :mod:`.experience_sqlite_upkeep`'s.
 from __future__ import annotations
 
 import os
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -67,12 +66,9 @@ class SQLiteExperienceBackend(MemoryBackend):
     """One agent's experiences in an ``experiences.db`` file (thread-safe)."""
 
     def __init__(self, db_path: str | Path, agent_name: str) -> None:
-        self.db_path = Path(db_path)
-        self.agent_name = agent_name
-        self._lock = threading.RLock()
+        super().__init__(db_path, agent_name)
         self._conn: SqliteConnection | None = None
         self._writer = False
-        self._closed = False
         self._signature: tuple[Any, ...] | None = None
         self._schema = SchemaFacts()
         if has_data(self.db_path):
@@ -275,11 +271,7 @@ class SQLiteExperienceBackend(MemoryBackend):
                 raise translate_sqlite_error(self.db_path, exc, "applying retention") from None
 
     # -- lifecycle -----------------------------------------------------------------------
-    def close(self) -> None:
-        with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            if self._conn is not None:
-                self._conn.close()
-                self._conn = None
+    def _release(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None

@@ -37,10 +37,7 @@ from memexplorer.memory.flat_model import (
     json_object,
 )
 from memexplorer.memory.flat_store_base import FlatMemoryStore, Learning, MemoryFilter
-from memexplorer.storage.exceptions import (
-    InvalidInputError,
-    SchemaMismatchError,
-)
+from memexplorer.storage.exceptions import InvalidInputError, SchemaMismatchError
 from memexplorer.storage.graph_open import open_graph_store
 from memexplorer.storage.graphdb import identifier
 
