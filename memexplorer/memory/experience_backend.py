@@ -25,6 +25,7 @@ from memexplorer.memory.experience import (
     ExperienceType,
     check_text,
 )
+from memexplorer.storage.closes_once import ClosesOnce
 from memexplorer.storage.exceptions import InvalidExperienceError, InvalidInputError
 
 __all__ = [
@@ -65,11 +66,12 @@ class ExperienceFilter:
     min_confidence: float = 0.0
 
 
-class MemoryBackend(ABC):
+class MemoryBackend(ClosesOnce, ABC):
     """One agent's experiences in one store file.
 
     The public calls are here once: they check their filters, then hand the
-    backend an :class:`ExperienceFilter` (a blank search is a retrieval).
+    backend an :class:`ExperienceFilter` (a blank search is a retrieval);
+    ``close()`` is :class:`.ClosesOnce`'s, over the backend's ``_release``.
     """
 
     def __init__(self, db_path: str | Path, agent_name: str) -> None:
@@ -120,19 +122,7 @@ class MemoryBackend(ABC):
     @abstractmethod
     def cleanup(self, retention: Retention) -> None: ...
 
-    def close(self) -> None:
-        """Let go of the store; closing again does nothing."""
-        with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            self._release()
-
     # -- what each backend supplies ---------------------------------------------------
-    @abstractmethod
-    def _release(self) -> None:
-        """Close the store's connection (once, under the lock)."""
-
     @abstractmethod
     def _retrieve(self, wanted: ExperienceFilter, limit: int | None) -> list[Experience]: ...
 
