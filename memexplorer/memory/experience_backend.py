@@ -36,7 +36,7 @@ __all__ = [
     "Retention",
     "StoredRow",
     "check_experience",
-    "check_filters",
+    "checked_filter",
     "cutoff_seconds",
     "experience_from_row",
     "query_words",
@@ -60,7 +60,7 @@ class Retention:
 
 @dataclass(frozen=True)
 class ExperienceFilter:
-    """Which of the agent's experiences a read is about (checked by :func:`check_filters`)."""
+    """Which of the agent's experiences a read is about (made by :func:`checked_filter`)."""
 
     experience_type: ExperienceType | None = None
     min_confidence: float = 0.0
@@ -69,8 +69,8 @@ class ExperienceFilter:
 class MemoryBackend(ClosesOnce, ABC):
     """One agent's experiences in one store file.
 
-    The public calls are here once: they check their filters, then hand the
-    backend an :class:`ExperienceFilter` (a blank search is a retrieval);
+    Reads take an :class:`ExperienceFilter` (the connector checks the caller's
+    values into one with :func:`checked_filter`); a blank search is a retrieval;
     ``close()`` is :class:`.ClosesOnce`'s, over the backend's ``_release``.
     """
 
@@ -91,30 +91,13 @@ class MemoryBackend(ClosesOnce, ABC):
     def store_experiences(self, experiences: list[Experience]) -> list[str]:
         """Write several experiences in one transaction (all or none)."""
 
-    def retrieve_experiences(
-        self,
-        limit: int | None = None,
-        experience_type: ExperienceType | None = None,
-        min_confidence: float = 0.0,
-    ) -> list[Experience]:
-        """Newest first; ``limit`` None (or 0, as the reference) means all."""
-        check_filters(limit, experience_type, min_confidence)
-        return self._retrieve(ExperienceFilter(experience_type, min_confidence), limit)
-
-    def search(
-        self,
-        query: str,
-        experience_type: ExperienceType | None = None,
-        min_confidence: float = 0.0,
-        limit: int = 10,
-    ) -> list[Experience]:
+    def search(self, query: str, wanted: ExperienceFilter, limit: int | None) -> list[Experience]:
         """Experiences holding every query word, newest first; a blank query
-        returns the newest ones, as retrieve_experiences does."""
-        check_filters(limit, experience_type, min_confidence)
+        returns the newest ones, as :meth:`retrieve` does."""
         words = query_words(query)  # raises unless query is a string
         if not query.strip():
-            return self.retrieve_experiences(limit or None, experience_type, min_confidence)
-        return self._search(words, ExperienceFilter(experience_type, min_confidence), limit)
+            return self.retrieve(wanted, limit or None)
+        return self._search(words, wanted, limit)
 
     @abstractmethod
     def get_statistics(self) -> dict[str, Any]: ...
@@ -124,7 +107,8 @@ class MemoryBackend(ClosesOnce, ABC):
 
     # -- what each backend supplies ---------------------------------------------------
     @abstractmethod
-    def _retrieve(self, wanted: ExperienceFilter, limit: int | None) -> list[Experience]: ...
+    def retrieve(self, wanted: ExperienceFilter, limit: int | None) -> list[Experience]:
+        """Newest first; ``limit`` None (or 0, as the reference) means all."""
 
     @abstractmethod
     def _search(
@@ -167,16 +151,17 @@ def check_experience(experience: object) -> Experience:
     return experience
 
 
-def check_filters(
+def checked_filter(
     limit: int | None, experience_type: ExperienceType | None, min_confidence: float
-) -> None:
-    """Reject filter values a query could not honour."""
+) -> ExperienceFilter:
+    """The filter a read asks for; values a query could not honour are refused."""
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
         raise InvalidInputError(f"limit must be a non-negative integer or None, got {limit!r}")
     if experience_type is not None and not isinstance(experience_type, ExperienceType):
         raise InvalidInputError("experience_type must be an ExperienceType or None")
     if isinstance(min_confidence, bool) or not isinstance(min_confidence, int | float):
         raise InvalidInputError(f"min_confidence must be a number, got {min_confidence!r}")
+    return ExperienceFilter(experience_type, min_confidence)
 
 
 @dataclass(frozen=True)

@@ -230,7 +230,7 @@ class KuzuExperienceBackend(MemoryBackend):
             params["type"] = wanted.experience_type.value
         return where, params
 
-    def _retrieve(self, wanted: ExperienceFilter, limit: int | None) -> list[Experience]:
+    def retrieve(self, wanted: ExperienceFilter, limit: int | None) -> list[Experience]:
         with self._lock:
             layout = self._current_layout()
             if layout is None:

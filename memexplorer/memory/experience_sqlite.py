@@ -199,7 +199,7 @@ class SQLiteExperienceBackend(MemoryBackend):
             params.append(wanted.experience_type.value)
         return where, params
 
-    def _retrieve(self, wanted: ExperienceFilter, limit: int | None) -> list[Experience]:
+    def retrieve(self, wanted: ExperienceFilter, limit: int | None) -> list[Experience]:
         where, params = self._filters(wanted)
         sql = f"SELECT {COLUMNS} FROM experiences e WHERE {where} ORDER BY e.timestamp DESC"
         if limit:
