@@ -13,6 +13,7 @@ import json
 import re
 import threading
 from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -39,6 +40,7 @@ __all__ = [
     "checked_filter",
     "cutoff_seconds",
     "experience_from_row",
+    "experiences_from_rows",
     "query_words",
     "storage_bytes",
 ]
@@ -224,6 +226,13 @@ def experience_from_row(row: StoredRow) -> Experience | None:
         restored = Experience.__new__(Experience)
         restored.__dict__.update(fields)
         return restored
+
+
+def experiences_from_rows(rows: Iterable[Sequence[Any]]) -> list[Experience]:
+    """The experiences stored rows (in :class:`StoredRow`'s column order) hold,
+    leaving out those of unknown type."""
+    found = (experience_from_row(StoredRow(*row)) for row in rows)
+    return [experience for experience in found if experience is not None]
 
 
 _WORD = re.compile(r"\w", re.UNICODE)

@@ -24,9 +24,8 @@ from memexplorer.memory.experience_backend import (
     ExperienceFilter,
     MemoryBackend,
     Retention,
-    StoredRow,
     check_experience,
-    experience_from_row,
+    experiences_from_rows,
 )
 from memexplorer.memory.experience_kuzu_upkeep import kuzu_cleanup, kuzu_statistics
 from memexplorer.memory.experience_layouts import Layout, detect_layout
@@ -213,12 +212,7 @@ class KuzuExperienceBackend(MemoryBackend):
             params["limit"] = limit
         with self._lock:
             rows = self.graph.rows(cypher, params)
-        out = []
-        for row in rows:
-            experience = experience_from_row(StoredRow(*row))
-            if experience is not None:
-                out.append(experience)
-        return out
+        return experiences_from_rows(rows)
 
     def _filters(self, wanted: ExperienceFilter) -> tuple[str, dict[str, Any]]:
         where = "e.agent_name = $agent AND e.confidence >= $min_confidence"

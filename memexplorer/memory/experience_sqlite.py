@@ -26,9 +26,8 @@ from memexplorer.memory.experience_backend import (
     ExperienceFilter,
     MemoryBackend,
     Retention,
-    StoredRow,
     check_experience,
-    experience_from_row,
+    experiences_from_rows,
 )
 from memexplorer.memory.experience_sqlite_schema import (
     COLUMNS,
@@ -184,12 +183,7 @@ class SQLiteExperienceBackend(MemoryBackend):
                 rows = conn.execute(sql, params).fetchall()
             except SqliteError as exc:
                 raise translate_sqlite_error(self.db_path, exc, "reading experiences") from None
-        out = []
-        for row in rows:
-            experience = experience_from_row(StoredRow(*row))
-            if experience is not None:
-                out.append(experience)
-        return out
+        return experiences_from_rows(rows)
 
     def _filters(self, wanted: ExperienceFilter) -> tuple[str, list[Any]]:
         where = "e.agent_name = ? AND e.confidence >= ?"
