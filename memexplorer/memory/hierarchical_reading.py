@@ -10,7 +10,7 @@ from typing import Any
 
 from memexplorer.memory.hierarchical_schema import fact_columns, fact_from_row
 from memexplorer.memory.knowledge import KnowledgeNode, KnowledgeSubgraph
-from memexplorer.memory.retrieval_profiles import DEFAULT_PROFILE, retrieve_with_profile
+from memexplorer.memory.retrieval_profiles import DEFAULT_PROFILE, Knobs, ProfileRuns
 from memexplorer.storage.graph_store import GraphStore
 
 __all__ = ["FactReading"]
@@ -60,16 +60,9 @@ class FactReading:
         """
         if not isinstance(query, str):
             return KnowledgeSubgraph(query="")
-        return retrieve_with_profile(
-            self.graph,
-            self.agent_name,
-            self.rel_tables(),
-            query,
-            profile=profile,
-            max_depth=max_depth,
-            max_nodes=max_nodes,
-            similarity_threshold=similarity_threshold,
-        )
+        knobs = Knobs(max_depth, max_nodes, similarity_threshold)
+        runs = ProfileRuns(self.graph, self.agent_name, self.rel_tables(), query, knobs)
+        return runs.run(profile)[1]
 
     def _facts(
         self, where: str, params: dict[str, Any], order: str, limit: int
