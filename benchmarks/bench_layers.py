@@ -12,7 +12,7 @@ gives the 1-minute load average its runs started at (the machine is shared).
   temporary folder): the whole process, target under 0.25 s. It runs with byte
   code, as an installed package has it: one run writes it before the figures,
   whatever ``PYTHONDONTWRITEBYTECODE`` says (set, every run compiled memexplorer's
-  ~40 modules from source: ~20 ms more CPU, issue 17).
+  ~40 modules from source: 14 ms more CPU, median of 20, issue 17).
 
 A child's peak RSS is never below its parent's RSS when it started (Linux keeps
 the larger at ``exec``): the demo home is written by a child of its own, so this
