@@ -42,7 +42,6 @@ class AuditScreen(AuditFindings):
         "is up, and the Backups screen (**b** on the stores screen) restores any backup."
     )
     SCREEN_COMMANDS = AUDIT_COMMANDS
-    BINDINGS = AUDIT_COMMANDS.bindings()
     CSS_PATH = "audit_screen.tcss"
 
     @dataclass

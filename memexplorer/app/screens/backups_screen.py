@@ -34,7 +34,6 @@ class ConfirmRestore(OperatorModal[bool]):
 
     CSS_PATH = [DIALOG_CSS, "backups_screen.tcss"]
     SCREEN_COMMANDS = RESTORE_COMMANDS
-    BINDINGS = RESTORE_COMMANDS.bindings()
 
     @dataclass
     class Compared(Message):
@@ -107,7 +106,6 @@ class BackupsScreen(OperatorScreen[None]):
         "exist again are left as they are."
     )
     SCREEN_COMMANDS = BACKUPS_COMMANDS
-    BINDINGS = BACKUPS_COMMANDS.bindings()
     CSS_PATH = "backups_screen.tcss"
 
     @dataclass

@@ -96,7 +96,6 @@ class ChainScreen(OperatorScreen[None]):
         "transitive reduction of the stored edges, oldest first. In the list: ⑂ fork, "
         "↻ cycle, ⋯ gap in the turns, ▼ lowered confidence, ∅ no current value."
     )
-    BINDINGS = CHAIN_COMMANDS.bindings()
     CSS_PATH = "chain_screen.tcss"
 
     @dataclass

@@ -46,7 +46,6 @@ class CleanModal(OperatorModal[CleanResult | None]):
         "flat store, type a session-id glob (`*` and `?`) and press enter to preview it."
     )
     SCREEN_COMMANDS = CLEAN_COMMANDS
-    BINDINGS = CLEAN_COMMANDS.bindings()
     CSS_PATH = [DIALOG_CSS, "clean_modal.tcss"]
 
     @dataclass

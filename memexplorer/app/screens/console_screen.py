@@ -59,7 +59,6 @@ class ConsoleScreen(ConsoleWrites, SavedQueries):
     SCREEN_COMMANDS = CONSOLE_COMMANDS
     #: Typing goes here at once (the screen would focus its first input instead).
     AUTO_FOCUS = "#editor"
-    BINDINGS = CONSOLE_COMMANDS.bindings()
     CSS_PATH = "console_screen.tcss"
 
     @dataclass

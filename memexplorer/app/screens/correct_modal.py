@@ -80,7 +80,6 @@ class CorrectModal(OperatorModal[CorrectOutcome | None]):
         "**escape** closes."
     )
     SCREEN_COMMANDS = CORRECT_COMMANDS
-    BINDINGS = CORRECT_COMMANDS.bindings()
     CSS_PATH = [DIALOG_CSS, "correct_modal.tcss"]
 
     @dataclass

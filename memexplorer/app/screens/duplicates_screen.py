@@ -54,7 +54,6 @@ class DuplicatesScreen(DuplicatesSearch):
         "out); **u** takes the last merge back. Facts superseded already are not listed. "
         "**escape** stops a search that runs (else closes); **r** searches again."
     )
-    BINDINGS = DUPLICATES_COMMANDS.bindings()
     CSS_PATH = "duplicates_screen.tcss"
 
     @dataclass

@@ -48,7 +48,6 @@ class ExportModal(TaskModal[ExportResult | None]):
     SCREEN_COMMANDS = EXPORT_COMMANDS
     #: Typing goes here at once (the screen would focus its first input instead).
     AUTO_FOCUS = "#output"
-    BINDINGS = EXPORT_COMMANDS.bindings()
     CSS_PATH = [DIALOG_CSS, "export_modal.tcss"]
 
     @dataclass

@@ -59,7 +59,6 @@ class FindScreen(OperatorScreen[None]):
         "agent. Type and press enter; escape stops a search that is running. Enter on a "
         "result opens its node; on a group's last row it shows more."
     )
-    BINDINGS = FIND_COMMANDS.bindings()
     CSS_PATH = "find_screen.tcss"
 
     @dataclass

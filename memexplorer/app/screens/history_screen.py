@@ -37,7 +37,6 @@ class HistoryScreen(OperatorScreen[None]):
         "to the agent's memory now. Snapshots live in the home's backups/.snapshots folder, "
         "where no agent and no store search looks."
     )
-    BINDINGS = HISTORY_COMMANDS.bindings()
     CSS_PATH = "history_screen.tcss"
 
     @dataclass

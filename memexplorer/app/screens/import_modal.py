@@ -61,7 +61,6 @@ class ImportModal(TaskModal[ImportResult | None]):
     SCREEN_COMMANDS = IMPORT_COMMANDS
     #: Typing goes here at once (the screen would focus its first input instead).
     AUTO_FOCUS = "#source"
-    BINDINGS = IMPORT_COMMANDS.bindings()
     CSS_PATH = [DIALOG_CSS, "import_modal.tcss"]
 
     @dataclass

@@ -38,7 +38,6 @@ class MainScreen(CorrectRow, TransferActions, WritingToggle):
         "open a row to see the node with its edges."
     )
     SCREEN_COMMANDS = MAIN_COMMANDS
-    BINDINGS = MAIN_COMMANDS.bindings()
     CSS_PATH = "main_screen.tcss"
 
     def __init__(self, session: OperatorSession, page_size: int) -> None:

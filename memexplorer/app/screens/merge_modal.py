@@ -60,7 +60,6 @@ class MergeModal(OperatorModal[MergeResult | None]):
         "**escape** cancels."
     )
     SCREEN_COMMANDS = MERGE_COMMANDS
-    BINDINGS = MERGE_COMMANDS.bindings()
     CSS_PATH = [DIALOG_CSS, "merge_modal.tcss"]
 
     @dataclass

@@ -11,6 +11,7 @@ from typing import TypeVar
 
 from textual.screen import Screen
 
+from memexplorer.app.command import KeysFromCommands
 from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.modal_dialog import ModalDialog
 
@@ -19,7 +20,7 @@ __all__ = ["OperatorModal", "OperatorScreen"]
 ResultType = TypeVar("ResultType")
 
 
-class OperatorScreen(Screen[ResultType]):
+class OperatorScreen(KeysFromCommands, Screen[ResultType]):
     """A full screen given the operator session."""
 
     def __init__(self, session: OperatorSession) -> None:

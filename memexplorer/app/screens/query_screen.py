@@ -58,7 +58,6 @@ class QueryScreen(QueryKnobs, SavedQueries):
         "restarts and narrows as you type. **tab** leaves the query box: the letter keys "
         "below work outside it."
     )
-    BINDINGS = QUERY_COMMANDS.bindings()
     CSS_PATH = "query_screen.tcss"
 
     @dataclass
