@@ -26,11 +26,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, ClassVar
 
-from textual.binding import Binding, BindingType
+from textual.binding import Binding
 
-__all__ = ["Command", "Commands", "KeysFromCommands"]
+__all__ = ["Command", "Commands"]
 
 
 @dataclass(frozen=True)
@@ -87,26 +86,6 @@ class Commands:
 
     def palette(self) -> list[Command]:
         return [command for command in self if command.palette]
-
-
-class KeysFromCommands:
-    """A screen's keys from its commands: a screen or dialog class that names its
-    ``SCREEN_COMMANDS`` is given ``BINDINGS`` from them, so the two cannot disagree.
-
-    Mixed in before Textual's Screen, whose ``__init_subclass__`` (run after this)
-    merges the class's ``BINDINGS`` with its bases'.
-    """
-
-    SCREEN_COMMANDS: ClassVar[Commands | None] = None
-    BINDINGS: ClassVar[list[BindingType]] = []
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        own = cls.__dict__.get("SCREEN_COMMANDS")
-        if own is not None:
-            if "BINDINGS" in cls.__dict__:
-                raise TypeError(f"{cls.__name__}: its BINDINGS come from its SCREEN_COMMANDS")
-            cls.BINDINGS = own.bindings()
-        super().__init_subclass__(**kwargs)
 
 
 _ROW = re.compile(r"(?P<id>\S+)\s+(?P<key>\S+)\s+(?P<action>\S+)\s+(?P<title>[^\[]+?)"

@@ -6,7 +6,8 @@ import pytest
 from textual.binding import Binding
 from textual.screen import ModalScreen
 
-from memexplorer.app.command import Command, Commands, KeysFromCommands
+from memexplorer.app.command import Command, Commands
+from memexplorer.app.screens.keys_from_commands import KeysFromCommands
 
 
 def test_a_table_reads_into_typed_commands():

@@ -17,7 +17,7 @@ from textual import on
 from textual.screen import ModalScreen
 from textual.widgets import Button
 
-from memexplorer.app.command import KeysFromCommands
+from memexplorer.app.screens.keys_from_commands import KeysFromCommands
 
 __all__ = ["DIALOG_CSS", "ModalDialog"]
 

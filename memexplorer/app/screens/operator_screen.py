@@ -11,8 +11,8 @@ from typing import TypeVar
 
 from textual.screen import Screen
 
-from memexplorer.app.command import KeysFromCommands
 from memexplorer.app.operator_session import OperatorSession
+from memexplorer.app.screens.keys_from_commands import KeysFromCommands
 from memexplorer.app.screens.modal_dialog import ModalDialog
 
 __all__ = ["OperatorModal", "OperatorScreen"]
