@@ -83,10 +83,6 @@ class ChainTimeline(OptionList):
         "the current value. Flags: ⑂ fork, ↻ cycle, ⋯ gap in the turns, ▼ lowered "
         "confidence. **enter** opens the step's fact."
     )
-    DEFAULT_CSS = """
-    ChainTimeline { height: 1fr; border: round $primary-darken-2; }
-    ChainTimeline:focus { border: round $primary; }
-    """
 
     @dataclass
     class StepChosen(WidgetMessage["ChainTimeline"]):
