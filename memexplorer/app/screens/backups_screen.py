@@ -165,11 +165,9 @@ class BackupsScreen(OperatorScreen[None]):
     # -- commands ------------------------------------------------------------------------
     @write_action("Restoring a backup")
     def action_restore(self) -> None:
-        table = self.query_one("#list", DataTable)
-        if not self.records:
-            self.notify("There are no backups to restore", severity="warning")
+        record = self.row_at_cursor("#list", self.records, "There are no backups to restore")
+        if record is None:
             return
-        record = self.records[table.cursor_row]
 
         def answered(yes: bool | None) -> None:
             if yes:

@@ -192,12 +192,6 @@ class ChainScreen(OperatorScreen[None]):
         if step is not None:
             self._open(step.memory_id)
 
-    def action_focus_chains(self) -> None:
-        self.query_one("#chains", DataTable).focus()
-
-    def action_focus_timeline(self) -> None:
-        self.query_one(ChainTimeline).focus()
-
     def action_current_step(self) -> None:
         timeline = self.query_one(ChainTimeline)
         timeline.move_to_current()

@@ -245,9 +245,6 @@ class ConsoleScreen(ConsoleWrites, SavedQueries):
         editor.text = message.entry.query
         editor.focus()
 
-    def action_focus_history(self) -> None:
-        self.query_one(HistoryList).focus()
-
     # -- values ----------------------------------------------------------------------------
     def _recall(self, step: int) -> None:
         if not self.history:
@@ -269,6 +266,3 @@ class ConsoleScreen(ConsoleWrites, SavedQueries):
         column = self.result.data.column_names[grid.cursor_column]
         value = self.result.data.column(column)[grid.cursor_row].as_py()
         self.app.push_screen(ValueModal(column, value))
-
-    def action_focus_editor(self) -> None:
-        self.query_one("#editor", TextArea).focus()

@@ -248,6 +248,3 @@ class FindScreen(OperatorScreen[None]):
 
     def action_focus_text(self) -> None:
         self.query_one("#find-text", Input).focus()
-
-    def action_focus_results(self) -> None:
-        self.query_one("#find-results", DataTable).focus()

@@ -132,9 +132,6 @@ class MainScreen(CorrectRow, TransferActions, WritingToggle):
         tree.styles.min_width = width  # the stylesheet's bounds give way to the operator's
         tree.styles.max_width = width
 
-    def action_focus_tree(self) -> None:
-        self.query_one(StoresTree).focus()
-
     def action_focus_table(self) -> None:
         self.table.focus_rows()
 
