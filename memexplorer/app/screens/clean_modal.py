@@ -50,12 +50,10 @@ class CleanModal(PreviewWriteModal[CleanResult | None]):
 
     @dataclass
     class Previewed(Message):
-        modal: CleanModal
         preview: CleanPreview
 
     @dataclass
     class Cleaned(Message):
-        modal: CleanModal
         result: CleanResult
 
     def __init__(
@@ -102,7 +100,7 @@ class CleanModal(PreviewWriteModal[CleanResult | None]):
 
     @work(thread=True, exclusive=True, group="clean-preview", exit_on_error=False)
     def load_preview(self, target: CleanTarget, selection: Selection) -> None:
-        self.post_message(self.Previewed(self, preview_clean(target, selection)))
+        self.post_message(self.Previewed(preview_clean(target, selection)))
 
     @on(Input.Submitted, "#pattern")
     def new_pattern(self, event: Input.Submitted) -> None:
@@ -159,7 +157,7 @@ class CleanModal(PreviewWriteModal[CleanResult | None]):
 
     @work(thread=True, exclusive=True, group="clean", exit_on_error=False)
     def run_clean(self, target: CleanTarget, selection: Selection, home: Path) -> None:
-        self.post_message(self.Cleaned(self, clean_store(target, selection, home=home)))
+        self.post_message(self.Cleaned(clean_store(target, selection, home=home)))
 
     def on_clean_modal_cleaned(self, message: Cleaned) -> None:
         self.dismiss(message.result)
