@@ -84,13 +84,12 @@ class ChainTimeline(OptionList):
         "confidence. **enter** opens the step's fact."
     )
 
+    #: The chain shown (None: nothing).
+    chain: TemporalChain | None = None
+
     @dataclass
     class StepChosen(WidgetMessage["ChainTimeline"]):
         step: ChainStep
-
-    def __init__(self, **kwargs: object) -> None:
-        super().__init__(**kwargs)  # type: ignore[arg-type]
-        self.chain: TemporalChain | None = None
 
     def show(self, chain: TemporalChain | None, at: str | None = None) -> None:
         """Show a chain (None: nothing), the cursor on the step of fact ``at`` if given,
