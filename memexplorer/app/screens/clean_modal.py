@@ -45,16 +45,11 @@ class CleanModal(PreviewWriteModal[CleanResult | None]):
     )
     SCREEN_COMMANDS = CLEAN_COMMANDS
     CSS_PATH = [DIALOG_CSS, "clean_modal.tcss"]
-    WRITES = frozenset({"clean"})
     WRITE_FAILED = "Nothing was deleted (see the error)."
 
     @dataclass
     class Previewed(Message):
         preview: CleanPreview
-
-    @dataclass
-    class Cleaned(Message):
-        result: CleanResult
 
     def __init__(
         self, session: OperatorSession, target: CleanTarget, selection: Selection, home: Path,
@@ -147,21 +142,12 @@ class CleanModal(PreviewWriteModal[CleanResult | None]):
     def action_confirm(self) -> None:
         if self.preview is None or not self.preview.rows or self.running:
             return
-        self.running = True
         self.query_one("#confirm", Button).disabled = True
-        self.say("Backing up, then deleting…")
-        # kuzu keeps one database per file per process: the app's read-only copy goes.
-        self.session.forget(self.target.path)
         self.query_one(Vertical).loading = True
-        self.run_clean(self.target, self.selection, self.home)
-
-    @work(thread=True, exclusive=True, group="clean", exit_on_error=False)
-    def run_clean(self, target: CleanTarget, selection: Selection, home: Path) -> None:
-        self.post_message(self.Cleaned(clean_store(target, selection, home=home)))
-
-    def on_clean_modal_cleaned(self, message: Cleaned) -> None:
-        self.dismiss(message.result)
+        target, selection, home = self.target, self.selection, self.home
+        self.run_write("Backing up, then deleting…",
+                       lambda: clean_store(target, selection, home=home), self.dismiss)  # fmt: skip
 
     def write_failed(self) -> None:
-        # The clean only closed the store's browser (no write was begun): the panel waits no more.
+        super().write_failed()
         self.query_one(Vertical).loading = False

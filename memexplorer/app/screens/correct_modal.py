@@ -79,7 +79,6 @@ class CorrectModal(PreviewWriteModal[CorrectOutcome | None]):
     )
     SCREEN_COMMANDS = CORRECT_COMMANDS
     CSS_PATH = [DIALOG_CSS, "correct_modal.tcss"]
-    WRITES = frozenset({"correct-write", "correct-undo"})
     WRITE_FAILED = READ_FAILED = "Nothing was changed by the step that failed (see the error)."
 
     @dataclass
@@ -94,14 +93,6 @@ class CorrectModal(PreviewWriteModal[CorrectOutcome | None]):
         plan: CorrectionPlan
         #: The fields as they were when the preview was asked for.
         fields: tuple[str, ...]
-
-    @dataclass
-    class Written(Message):
-        result: CorrectionResult
-
-    @dataclass
-    class Undone(Message):
-        result: UndoResult
 
     def __init__(
         self, session: OperatorSession, store: Path, agent: str, memory_id: str, home: Path
@@ -195,9 +186,9 @@ class CorrectModal(PreviewWriteModal[CorrectOutcome | None]):
         self.query_one("#plan", Static).update(plan_text(plan))
         state = "supersedes the old fact" if plan.supersedes_old else "does NOT supersede it"
         self.say(f"Will write 1 fact and {counted(len(plan.edges), 'edge')} and change "
-                  f"{counted(len(plan.changes), 'property', 'properties')}; the correction "
-                  f"{state}. "
-                  "ctrl+s writes it (after a backup of the store).")  # fmt: skip
+                 f"{counted(len(plan.changes), 'property', 'properties')}; the correction "
+                 f"{state}. "
+                 "ctrl+s writes it (after a backup of the store).")  # fmt: skip
 
     # -- write, undo, close -----------------------------------------------------------------
     def action_confirm(self) -> None:
@@ -207,40 +198,29 @@ class CorrectModal(PreviewWriteModal[CorrectOutcome | None]):
             self.planned = None
             self.say("Changed since the preview: enter (or ctrl+o) to preview again.")
             return
-        self.begin_write("Backing up the store, then writing the correction…")
-        self.write(*self.planned)
+        (wish, plan), home = self.planned, self.home
+        self.run_write("Backing up the store, then writing the correction…",
+                       lambda: correct_fact(plan, wish, home=home), self.written)  # fmt: skip
 
-    @work(thread=True, exclusive=True, group="correct-write", exit_on_error=False)
-    def write(self, wish: CorrectionRequest, plan: CorrectionPlan) -> None:
-        self.post_message(self.Written(correct_fact(plan, wish, home=self.home)))
-
-    def on_correct_modal_written(self, message: Written) -> None:
-        self.running = False
-        self.session.end_write(self.store)
-        self.outcome = CorrectOutcome(message.result)
+    def written(self, written: CorrectionResult) -> None:
+        self.outcome = CorrectOutcome(written)
         for field in self.query(Input):
             field.disabled = True
-        written = message.result
         self.say(f"Written: {written.plan.node_id}; backup {written.backup.path.name}. "
-                  "ctrl+z undoes it, escape closes.")  # fmt: skip
+                 "ctrl+z undoes it, escape closes.")  # fmt: skip
 
     def action_undo(self) -> None:
         result = self.outcome.result
         if result is None or self.outcome.undone is not None or self.running:
             return
-        self.begin_write("Removing what the correction wrote…")
-        self.undo(result.backup.path)
+        backup = result.backup.path
+        self.run_write("Removing what the correction wrote…", lambda: undo_correction(backup),
+                       self.undone)  # fmt: skip
 
-    @work(thread=True, exclusive=True, group="correct-undo", exit_on_error=False)
-    def undo(self, backup: Path) -> None:
-        self.post_message(self.Undone(undo_correction(backup)))
-
-    def on_correct_modal_undone(self, message: Undone) -> None:
-        self.running = False
-        self.session.end_write(self.store)
-        self.outcome.undone = message.result
-        self.say(f"Undone: removed {message.result.node_id} and "
-                  f"{counted(message.result.edges_removed, 'edge')}. escape closes.")  # fmt: skip
+    def undone(self, undone: UndoResult) -> None:
+        self.outcome.undone = undone
+        self.say(f"Undone: removed {undone.node_id} and "
+                 f"{counted(undone.edges_removed, 'edge')}. escape closes.")  # fmt: skip
 
     def action_cancel(self) -> None:
         if self.running:  # a write cannot be stopped halfway: say so, close after it

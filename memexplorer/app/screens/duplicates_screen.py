@@ -234,7 +234,7 @@ class DuplicatesScreen(DuplicatesSearch):
             return
         record, self.last_merge = self.last_merge, None
         self.stop(quiet=True)
-        self.session.begin_write(self.store)  # see MergeModal
+        self.session.begin_write(self.store)  # see PreviewWriteModal.run_write
         self.undo(record.path)
 
     @work(thread=True, exclusive=True, group="duplicates", exit_on_error=False)

@@ -60,16 +60,11 @@ class MergeModal(PreviewWriteModal[MergeResult | None]):
     SCREEN_COMMANDS = MERGE_COMMANDS
     CSS_PATH = [DIALOG_CSS, "merge_modal.tcss"]
     SUMMARY = "#merge-summary"
-    WRITES = frozenset({"merge"})
     WRITE_FAILED = "Nothing was merged (see the error)."
 
     @dataclass
     class Planned(Message):
         plan: MergePlan
-
-    @dataclass
-    class Merged(Message):
-        result: MergeResult
 
     def __init__(
         self,
@@ -119,16 +114,6 @@ class MergeModal(PreviewWriteModal[MergeResult | None]):
         if self.plan is None or self.running:
             return
         self.query_one("#confirm", Button).disabled = True
-        # kuzu keeps one database per file per process: the app's read-only copy goes,
-        # and the store's files move while we write: the store watch keeps quiet, or a
-        # look between the write and its answer calls our own write a change on disk.
-        self.begin_write("Backing up, then merging…")
-        self.run_merge(self.plan)
-
-    @work(thread=True, exclusive=True, group="merge", exit_on_error=False)
-    def run_merge(self, plan: MergePlan) -> None:
-        self.post_message(self.Merged(merge_facts(plan, home=self.home)))
-
-    def on_merge_modal_merged(self, message: Merged) -> None:
-        self.session.end_write(self.store)
-        self.dismiss(message.result)
+        plan, home = self.plan, self.home
+        self.run_write("Backing up, then merging…", lambda: merge_facts(plan, home=home),
+                       self.dismiss)  # fmt: skip
