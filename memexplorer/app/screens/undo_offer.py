@@ -25,6 +25,11 @@ class UndoOffer(OperatorScreen[None], Generic[Saved]):
 
     _offered: tuple[Saved, float] | None = None
 
+    @property
+    def undo_offered(self) -> Saved | None:
+        """What the undo on offer would put back (None: none is offered)."""
+        return None if self._offered is None else self._offered[0]
+
     def offer_undo(self, saved: Saved, note: str, title: str) -> None:
         """Notify ``note`` for as long as the undo of the write that ``saved`` lasts."""
         self._offered = (saved, time.monotonic() + UNDO_SECONDS)
