@@ -22,6 +22,7 @@ from memexplorer.memory.secret_patterns import (
     SecretPattern,
     find_secrets,
 )
+from memexplorer.operator.record_dicts import values_of
 from memexplorer.storage.exceptions import MemoryError
 from memexplorer.storage.stored_json import stored_json_text
 
@@ -106,6 +107,10 @@ class FindingLocation:
     rel_ends: tuple[str, str] | None = None
 
 
+#: A finding's fields as reports show them, in their order.
+_REPORTED = ("store", "agent", "table", "id", "column", "kind", "confidence", "preview")
+
+
 @dataclass(frozen=True)
 class AuditFinding:
     """One secret: where it is, its kind, and a preview in which it is masked."""
@@ -121,16 +126,8 @@ class AuditFinding:
     confidence: str = HIGH
 
     def to_dict(self) -> dict[str, str]:
-        return {
-            "store": self.store,
-            "agent": self.agent,
-            "table": self.table,
-            "id": self.id,
-            "column": self.column,
-            "kind": self.kind,
-            "confidence": self.confidence,
-            "preview": self.preview,
-        }
+        """Everything a report shows (never the location, which redaction alone reads)."""
+        return values_of(self, _REPORTED)
 
 
 @dataclass

@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from memexplorer.memory.flat_model import parse_time
+from memexplorer.operator.record_dicts import field_dict
 from memexplorer.storage.exceptions import InvalidInputError
 
 __all__ = ["BadSelectionError", "Selection", "compile_glob"]
@@ -106,10 +107,4 @@ class Selection:
         return moment is not None and moment < cutoff
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "pattern": self.pattern,
-            "agent": self.agent,
-            "table": self.table,
-            "older_than_days": self.older_than_days,
-            "ids": list(self.ids),
-        }
+        return field_dict(self, leave_out=("_regex",), ids=list(self.ids))

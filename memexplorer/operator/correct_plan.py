@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from memexplorer.operator.record_dicts import FieldsRecord
+
 __all__ = [
     "WRITER_NAMES",
     "CorrectionPlan",
@@ -51,7 +53,7 @@ class CorrectionRequest:
 
 
 @dataclass(frozen=True)
-class OldFact:
+class OldFact(FieldsRecord):
     memory_id: str
     concept: str
     content: str
@@ -59,14 +61,9 @@ class OldFact:
     tags: list[str]
     metadata: dict[str, Any]
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"memory_id": self.memory_id, "concept": self.concept,
-                "content": self.content, "confidence": self.confidence, "tags": self.tags,
-                "metadata": self.metadata}  # fmt: skip
-
 
 @dataclass(frozen=True)
-class PlannedEdge:
+class PlannedEdge(FieldsRecord):
     """One edge the correction creates: ``(source)-[rel {properties}]->(target)``."""
 
     rel: str
@@ -74,23 +71,15 @@ class PlannedEdge:
     target: str
     properties: dict[str, Any]
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"rel": self.rel, "source": self.source, "target": self.target,
-                "properties": self.properties}  # fmt: skip
-
 
 @dataclass(frozen=True)
-class PropertyChange:
+class PropertyChange(FieldsRecord):
     """A property of an existing fact the writer changes (a lowered confidence)."""
 
     memory_id: str
     property: str
     before: Any
     after: Any
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"memory_id": self.memory_id, "property": self.property,
-                "before": self.before, "after": self.after}  # fmt: skip
 
 
 @dataclass(frozen=True)

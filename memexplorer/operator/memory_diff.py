@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memexplorer.memory.export_schema import EDGE_SPECS, EPISODIC_FIELDS, SEMANTIC_FIELDS
+from memexplorer.operator.record_dicts import field_dict, values_of
 
 __all__ = ["ChainMove", "FactChange", "MemoryDiff", "TableDiff", "diff_exports"]
 
@@ -39,12 +40,8 @@ class FactChange:
     fields: dict[str, tuple[Any, Any]]
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "key": self.key,
-            "old_key": self.old_key,
-            "matched_by": self.matched_by,
-            "fields": {name: {"a": a, "b": b} for name, (a, b) in self.fields.items()},
-        }
+        pairs = {name: {"a": a, "b": b} for name, (a, b) in self.fields.items()}
+        return field_dict(self, fields=pairs)
 
 
 @dataclass(frozen=True)
@@ -64,14 +61,7 @@ class TableDiff:
         return not (self.added or self.removed or self.changed)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "table": self.table,
-            "kind": self.kind,
-            "added": self.added,
-            "removed": self.removed,
-            "changed": [change.to_dict() for change in self.changed],
-            "skipped": self.skipped,
-        }
+        return field_dict(self, changed=[change.to_dict() for change in self.changed])
 
 
 @dataclass(frozen=True)
@@ -86,13 +76,7 @@ class ChainMove:
     direction: str = "on"
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "concept": self.concept,
-            "direction": self.direction,
-            "before": self.before,
-            "after": self.after,
-            "new_steps": self.new_steps,
-        }
+        return values_of(self, ("concept", "direction", "before", "after", "new_steps"))
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from memexplorer.memory.similarity import compute_similarity
 from memexplorer.memory.temporal import Supersession, TemporalFact
 from memexplorer.operator.duplicates_grouping import DuplicateFact, concept_key
 from memexplorer.operator.merge_store import AgentInStore, StoreFacts, Writer
+from memexplorer.operator.record_dicts import FieldsRecord, field_dict
 from memexplorer.storage.exceptions import InvalidInputError
 
 __all__ = ["MergePlan", "MergeSupersession", "PlannedChange", "PlannedEdge", "plan_merge"]
@@ -36,8 +37,7 @@ class PlannedEdge:
     properties: tuple[tuple[str, Any], ...]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"rel": self.rel, "source": self.source, "target": self.target,
-                "properties": dict(self.properties)}  # fmt: skip
+        return field_dict(self, properties=dict(self.properties))
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> PlannedEdge:
@@ -46,17 +46,13 @@ class PlannedEdge:
 
 
 @dataclass(frozen=True)
-class PlannedChange:
+class PlannedChange(FieldsRecord):
     """One property of a fact the merge sets, with its value before and after."""
 
     memory_id: str
     column: str
     before: Any
     after: Any
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"memory_id": self.memory_id, "column": self.column,
-                "before": self.before, "after": self.after}  # fmt: skip
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> PlannedChange:
