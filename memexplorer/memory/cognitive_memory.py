@@ -25,12 +25,9 @@ from memexplorer.memory.cognitive_plans import (
     PlanMemory,
 )
 from memexplorer.memory.cognitive_schema import (
-    CONSOLIDATED_FIELDS,
-    EPISODE_FIELDS,
     consolidated_from_row,
     dumps,
     episode_from_row,
-    returning,
 )
 from memexplorer.memory.cognitive_search import (
     GRAPH_FETCH_MULTIPLIER,
@@ -93,7 +90,7 @@ class CognitiveMemory(ShortTermMemory, PlanMemory):
             "EpisodicMemory",
             f"""MATCH (e:EpisodicMemory)
                 WHERE e.agent_id = $agent AND ($everything OR NOT coalesce(e.compressed, false))
-                RETURN {returning("e", EPISODE_FIELDS)}
+                RETURN {episode_from_row.returning("e")}
                 ORDER BY e.temporal_index DESC, e.created_at DESC LIMIT $limit""",
             everything=bool(include_compressed),
             limit=max(int(limit), 0),
@@ -144,7 +141,7 @@ class CognitiveMemory(ShortTermMemory, PlanMemory):
         rows = self._rows(
             "ConsolidatedEpisode",
             f"""MATCH (c:ConsolidatedEpisode) WHERE c.agent_id = $agent
-                RETURN {returning("c", CONSOLIDATED_FIELDS)}
+                RETURN {consolidated_from_row.returning("c")}
                 ORDER BY c.created_at DESC, c.node_id LIMIT $limit""",
             limit=max(int(limit), 0),
         )

@@ -6,12 +6,9 @@ from __future__ import annotations
 
 from memexplorer.memory.cognitive_base import CognitiveBase, new_id
 from memexplorer.memory.cognitive_schema import (
-    PROCEDURE_FIELDS,
-    PROSPECTIVE_FIELDS,
     dumps,
     procedure_from_row,
     prospective_from_row,
-    returning,
 )
 from memexplorer.memory.cognitive_search import keyword_filter, query_keywords
 from memexplorer.memory.memory_types import ProceduralMemory, ProspectiveMemory
@@ -57,7 +54,7 @@ class PlanMemory(CognitiveBase):
         rows = self._rows(
             "ProceduralMemory",
             f"""MATCH (p:ProceduralMemory) WHERE p.agent_id = $agent {match}
-                RETURN {returning("p", PROCEDURE_FIELDS)}
+                RETURN {procedure_from_row.returning("p")}
                 ORDER BY p.usage_count DESC, offset(id(p)) LIMIT $limit""",
             limit=max(int(limit), 0),
             **params,
@@ -106,7 +103,7 @@ class PlanMemory(CognitiveBase):
             "ProspectiveMemory",
             f"""MATCH (p:ProspectiveMemory)
                 WHERE p.agent_id = $agent AND ($status IS NULL OR p.status = $status)
-                RETURN {returning("p", PROSPECTIVE_FIELDS)}
+                RETURN {prospective_from_row.returning("p")}
                 ORDER BY p.priority DESC, offset(id(p)) LIMIT $limit""",
             status=status,
             limit=max(int(limit), 0),

@@ -9,33 +9,21 @@ needs nor creates it.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Generic, TypeVar
 
+from memexplorer.memory import memory_types
 from memexplorer.memory.hierarchical_schema import loads_json
-from memexplorer.memory.memory_types import (
-    ConsolidatedEpisode,
-    EpisodicMemory,
-    MemoryCategory,
-    ProceduralMemory,
-    ProspectiveMemory,
-    SemanticFact,
-    SensoryItem,
-    WorkingMemorySlot,
-)
+from memexplorer.memory.memory_types import MemoryCategory
 from memexplorer.storage.exceptions import SchemaMismatchError
 from memexplorer.storage.shared_graph import SharedGraph
 
 __all__ = [
     "CATEGORY_TABLES",
-    "EPISODE_FIELDS",
-    "FACT_FIELDS",
     "NODE_TABLES",
-    "PROCEDURE_FIELDS",
-    "PROSPECTIVE_FIELDS",
     "REL_TABLES",
-    "SENSORY_FIELDS",
-    "SLOT_FIELDS",
+    "RowReader",
     "check_schema",
     "consolidated_from_row",
     "create_missing_tables",
@@ -44,46 +32,44 @@ __all__ = [
     "fact_from_row",
     "procedure_from_row",
     "prospective_from_row",
-    "returning",
     "sensory_from_row",
     "slot_from_row",
 ]
 
+R = TypeVar("R")
+
+#: Each node table's columns between ``agent_id STRING`` (first in every table)
+#: and ``created_at INT64`` (last in every table), as the seed's DDL names them.
+_MIDDLE_COLUMNS = {
+    "SensoryMemory": "modality STRING, raw_data STRING, observation_order INT64, expires_at INT64",
+    "WorkingMemory": "slot_type STRING, content STRING, relevance DOUBLE, task_id STRING",
+    "EpisodicMemory": (
+        "content STRING, source_label STRING, temporal_index INT64, "
+        "compressed BOOLEAN, metadata STRING"
+    ),
+    "SemanticMemory": (
+        "concept STRING, content STRING, confidence DOUBLE, source_id STRING, "
+        "tags STRING, metadata STRING"
+    ),
+    "ProceduralMemory": "name STRING, steps STRING, prerequisites STRING, usage_count INT64",
+    "ProspectiveMemory": (
+        "desc_text STRING, trigger_condition STRING, action_on_trigger STRING, "
+        "status STRING, priority INT64"
+    ),
+    "ConsolidatedEpisode": "summary STRING, original_count INT64",
+}
+
+
+def _columns(middle: str) -> tuple[tuple[str, str], ...]:
+    spec = f"agent_id STRING, {middle}, created_at INT64"
+    return tuple((name, kind) for name, _, kind in (c.partition(" ") for c in spec.split(", ")))
+
+
 #: Node tables and their columns (all but the STRING primary key ``node_id``
 #: listed with their types), in the seed's order.
 NODE_TABLES: dict[str, tuple[tuple[str, str], ...]] = {
-    "SensoryMemory": (
-        ("agent_id", "STRING"), ("modality", "STRING"), ("raw_data", "STRING"),
-        ("observation_order", "INT64"), ("expires_at", "INT64"), ("created_at", "INT64"),
-    ),
-    "WorkingMemory": (
-        ("agent_id", "STRING"), ("slot_type", "STRING"), ("content", "STRING"),
-        ("relevance", "DOUBLE"), ("task_id", "STRING"), ("created_at", "INT64"),
-    ),
-    "EpisodicMemory": (
-        ("agent_id", "STRING"), ("content", "STRING"), ("source_label", "STRING"),
-        ("temporal_index", "INT64"), ("compressed", "BOOLEAN"), ("metadata", "STRING"),
-        ("created_at", "INT64"),
-    ),
-    "SemanticMemory": (
-        ("agent_id", "STRING"), ("concept", "STRING"), ("content", "STRING"),
-        ("confidence", "DOUBLE"), ("source_id", "STRING"), ("tags", "STRING"),
-        ("metadata", "STRING"), ("created_at", "INT64"),
-    ),
-    "ProceduralMemory": (
-        ("agent_id", "STRING"), ("name", "STRING"), ("steps", "STRING"),
-        ("prerequisites", "STRING"), ("usage_count", "INT64"), ("created_at", "INT64"),
-    ),
-    "ProspectiveMemory": (
-        ("agent_id", "STRING"), ("desc_text", "STRING"), ("trigger_condition", "STRING"),
-        ("action_on_trigger", "STRING"), ("status", "STRING"), ("priority", "INT64"),
-        ("created_at", "INT64"),
-    ),
-    "ConsolidatedEpisode": (
-        ("agent_id", "STRING"), ("summary", "STRING"), ("original_count", "INT64"),
-        ("created_at", "INT64"),
-    ),
-}  # fmt: skip
+    table: _columns(middle) for table, middle in _MIDDLE_COLUMNS.items()
+}
 
 #: Rel tables: (from, to, property, type).
 REL_TABLES: dict[str, tuple[str, str, str, str]] = {
@@ -102,24 +88,6 @@ CATEGORY_TABLES: dict[MemoryCategory, str] = {
     MemoryCategory.PROCEDURAL: "ProceduralMemory",
     MemoryCategory.PROSPECTIVE: "ProspectiveMemory",
 }
-
-# The columns each reader returns, in the order the *_from_row functions expect.
-SENSORY_FIELDS = ("node_id", "modality", "raw_data", "observation_order", "expires_at",
-                  "created_at")  # fmt: skip
-SLOT_FIELDS = ("node_id", "slot_type", "content", "relevance", "task_id", "created_at")
-EPISODE_FIELDS = ("node_id", "content", "source_label", "temporal_index", "compressed",
-                  "created_at", "metadata")  # fmt: skip
-FACT_FIELDS = ("node_id", "concept", "content", "confidence", "source_id", "tags", "metadata",
-               "created_at")  # fmt: skip
-PROCEDURE_FIELDS = ("node_id", "name", "steps", "prerequisites", "usage_count", "created_at")
-PROSPECTIVE_FIELDS = ("node_id", "desc_text", "trigger_condition", "action_on_trigger", "status",
-                      "priority", "created_at")  # fmt: skip
-CONSOLIDATED_FIELDS = ("node_id", "summary", "original_count", "created_at")
-
-
-def returning(alias: str, fields: tuple[str, ...]) -> str:
-    """``a.x, a.y, ...``: the RETURN list for ``fields`` of the node bound to ``alias``."""
-    return ", ".join(f"{alias}.{name}" for name in fields)
 
 
 def _node_ddl(table: str) -> str:
@@ -184,80 +152,56 @@ def _when(epoch: int | float | None) -> datetime:
     return datetime.fromtimestamp(epoch or 0)
 
 
-def sensory_from_row(row: list[Any]) -> SensoryItem:
-    return SensoryItem(
-        node_id=row[0],
-        modality=row[1] or "",
-        raw_data=row[2] or "",
-        observation_order=int(row[3] or 0),
-        expires_at=float(row[4] or 0),
-        created_at=_when(row[5]),
-    )
+def _json_list(text: str | None) -> Any:
+    return loads_json(text, [])
 
 
-def slot_from_row(row: list[Any]) -> WorkingMemorySlot:
-    return WorkingMemorySlot(
-        node_id=row[0],
-        slot_type=row[1] or "",
-        content=row[2] or "",
-        relevance=float(row[3] or 0.0),
-        task_id=row[4] or "",
-        created_at=_when(row[5]),
-    )
+#: How a stored value becomes the record's: by the column's type, but for the
+#: JSON text columns, and the epochs read as a datetime (created_at) or a float.
+_BY_TYPE: dict[str, Callable[[Any], Any]] = {
+    "STRING": lambda value: value or "",
+    "INT64": lambda value: int(value or 0),
+    "DOUBLE": lambda value: float(value or 0.0),
+    "BOOLEAN": bool,
+}
+_BY_NAME: dict[str, Callable[[Any], Any]] = {
+    "created_at": _when,
+    "expires_at": lambda value: float(value or 0),
+    "metadata": lambda value: loads_json(value, {}),
+    "tags": _json_list,
+    "steps": _json_list,
+    "prerequisites": _json_list,
+}
 
 
-def episode_from_row(row: list[Any]) -> EpisodicMemory:
-    return EpisodicMemory(
-        node_id=row[0],
-        content=row[1] or "",
-        source_label=row[2] or "",
-        temporal_index=int(row[3] or 0),
-        compressed=bool(row[4]),
-        created_at=_when(row[5]),
-        metadata=loads_json(row[6], {}),
-    )
+class RowReader(Generic[R]):
+    """Reads a row of :attr:`fields` (node_id, then the table's columns but
+    agent_id, as :meth:`returning` asks for them) into ``record``; ``renamed``
+    maps a column to the record's field where the two names differ."""
+
+    def __init__(self, table: str, record: Callable[..., R], **renamed: str) -> None:
+        columns = NODE_TABLES[table][1:]
+        self.record = record
+        self.fields = ("node_id", *(name for name, _ in columns))
+        self._convert = tuple(
+            (renamed.get(name, name), _BY_NAME.get(name, _BY_TYPE[kind])) for name, kind in columns
+        )
+
+    def returning(self, alias: str) -> str:
+        """``a.node_id, a.x, ...``: the RETURN list of :attr:`fields` for ``alias``'s node."""
+        return ", ".join(f"{alias}.{name}" for name in self.fields)
+
+    def __call__(self, row: Sequence[Any]) -> R:
+        values = zip(self._convert, row[1:], strict=False)
+        return self.record(node_id=row[0], **{name: read(v) for (name, read), v in values})
 
 
-def fact_from_row(row: list[Any]) -> SemanticFact:
-    return SemanticFact(
-        node_id=row[0],
-        concept=row[1] or "",
-        content=row[2] or "",
-        confidence=float(row[3] or 0.0),
-        source_id=row[4] or "",
-        tags=loads_json(row[5], []),
-        metadata=loads_json(row[6], {}),
-        created_at=_when(row[7]),
-    )
-
-
-def procedure_from_row(row: list[Any]) -> ProceduralMemory:
-    return ProceduralMemory(
-        node_id=row[0],
-        name=row[1] or "",
-        steps=loads_json(row[2], []),
-        prerequisites=loads_json(row[3], []),
-        usage_count=int(row[4] or 0),
-        created_at=_when(row[5]),
-    )
-
-
-def prospective_from_row(row: list[Any]) -> ProspectiveMemory:
-    return ProspectiveMemory(
-        node_id=row[0],
-        description=row[1] or "",
-        trigger_condition=row[2] or "",
-        action_on_trigger=row[3] or "",
-        status=row[4] or "",
-        priority=int(row[5] or 0),
-        created_at=_when(row[6]),
-    )
-
-
-def consolidated_from_row(row: list[Any]) -> ConsolidatedEpisode:
-    return ConsolidatedEpisode(
-        node_id=row[0],
-        summary=row[1] or "",
-        original_count=int(row[2] or 0),
-        created_at=_when(row[3]),
-    )
+sensory_from_row = RowReader("SensoryMemory", memory_types.SensoryItem)
+slot_from_row = RowReader("WorkingMemory", memory_types.WorkingMemorySlot)
+episode_from_row = RowReader("EpisodicMemory", memory_types.EpisodicMemory)
+fact_from_row = RowReader("SemanticMemory", memory_types.SemanticFact)
+procedure_from_row = RowReader("ProceduralMemory", memory_types.ProceduralMemory)
+prospective_from_row = RowReader(
+    "ProspectiveMemory", memory_types.ProspectiveMemory, desc_text="description"
+)
+consolidated_from_row = RowReader("ConsolidatedEpisode", memory_types.ConsolidatedEpisode)

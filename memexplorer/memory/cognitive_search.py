@@ -20,7 +20,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from memexplorer.memory.cognitive_schema import FACT_FIELDS, fact_from_row, returning
+from memexplorer.memory.cognitive_schema import fact_from_row
 from memexplorer.memory.memory_types import SemanticFact
 from memexplorer.storage.shared_graph import SharedGraph
 
@@ -116,7 +116,7 @@ def _scan_query(count: int) -> str:
         WHERE {any_hit}
         WITH s, c = $query AS exact, {total("c CONTAINS $k{i}")} AS concept_hits,
              {total("(c CONTAINS $k{i} OR t CONTAINS $k{i})")} AS hits
-        RETURN {returning("s", FACT_FIELDS)}
+        RETURN {fact_from_row.returning("s")}
         ORDER BY exact DESC, concept_hits DESC, hits DESC, s.confidence DESC, s.created_at DESC
         LIMIT $fetch"""
 
@@ -126,7 +126,7 @@ def _scan_query(count: int) -> str:
 _NEIGHBOURS = f"""
     MATCH (s:SemanticMemory)-[r:SIMILAR_TO]-(n:SemanticMemory)
     WHERE s.node_id IN $ids AND n.agent_id = $agent AND n.confidence >= $min_confidence
-    RETURN r.similarity_score, {returning("n", FACT_FIELDS)}"""
+    RETURN r.similarity_score, {fact_from_row.returning("n")}"""
 
 #: How much a SIMILAR_TO link to one of the best seeds adds to a fact's score.
 GRAPH_SUPPORT_WEIGHT = 0.25
@@ -140,7 +140,7 @@ def all_facts(
     rows = graph.rows(
         f"""MATCH (s:SemanticMemory)
             WHERE s.agent_id = $agent AND s.confidence >= $min_confidence
-            RETURN {returning("s", FACT_FIELDS)}
+            RETURN {fact_from_row.returning("s")}
             ORDER BY s.confidence DESC, offset(id(s)) LIMIT $limit""",
         {"agent": agent, "min_confidence": float(min_confidence), "limit": max(int(limit), 0)},
         reuse=True,
@@ -158,7 +158,7 @@ class _Ranking:
         self.support: dict[str, float] = {}
 
     def key(self, row: list[Any]) -> tuple[bool, int, float]:
-        """Ranks a FACT_FIELDS row (facts are built only for the rows kept)."""
+        """Ranks a fact_from_row.fields row (facts are built only for the rows kept)."""
         node_id, concept, content, confidence = row[0], row[1] or "", row[2] or "", row[3] or 0.0
         lowered = concept.lower()
         coverage = _hits(f"{lowered}\n{content.lower()}", self.keywords) / len(self.keywords)

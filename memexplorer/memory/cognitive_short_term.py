@@ -10,9 +10,6 @@ from __future__ import annotations
 
 from memexplorer.memory.cognitive_base import CognitiveBase, new_id
 from memexplorer.memory.cognitive_schema import (
-    SENSORY_FIELDS,
-    SLOT_FIELDS,
-    returning,
     sensory_from_row,
     slot_from_row,
 )
@@ -55,7 +52,7 @@ class ShortTermMemory(CognitiveBase):
         rows = self._rows(
             "SensoryMemory",
             f"""MATCH (s:SensoryMemory) WHERE s.agent_id = $agent AND s.expires_at > $now
-                RETURN {returning("s", SENSORY_FIELDS)}
+                RETURN {sensory_from_row.returning("s")}
                 ORDER BY s.observation_order DESC LIMIT $limit""",
             now=self.clock(),
             limit=max(int(limit), 0),
@@ -135,7 +132,7 @@ class ShortTermMemory(CognitiveBase):
         rows = self._rows(
             "WorkingMemory",
             f"""MATCH (w:WorkingMemory) WHERE w.agent_id = $agent AND w.task_id = $task
-                RETURN {returning("w", SLOT_FIELDS)}
+                RETURN {slot_from_row.returning("w")}
                 ORDER BY w.relevance DESC, offset(id(w))""",
             task=task_id,
         )

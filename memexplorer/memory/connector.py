@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from memexplorer.memory.experience import Experience, ExperienceType
-from memexplorer.memory.experience_backend import MemoryBackend, Retention
+from memexplorer.memory.experience_backend import MemoryBackend, Retention, checked_filter
 from memexplorer.memory.experience_ranking import SearchOrder, check_search_options, refine
 from memexplorer.storage.exceptions import (
     AgentNameError,
@@ -156,8 +156,9 @@ class MemoryConnector:
         min_confidence: float = 0.0,
     ) -> list[Experience]:
         """This agent's experiences, newest first."""
+        wanted = checked_filter(limit, experience_type, min_confidence)
         with self._lock:
-            return self.backend.retrieve_experiences(limit, experience_type, min_confidence)
+            return self.backend.retrieve(wanted, limit)
 
     def search(
         self,
@@ -173,16 +174,17 @@ class MemoryConnector:
         a blank query returns the newest ones. ``tags`` keeps those holding every
         tag, ``order="relevance"`` orders by seed 004's relevance
         (:mod:`.experience_ranking`)."""
-        wanted = check_search_options(tags, order)
-        if not wanted and order == "recent":
+        tagged = check_search_options(tags, order)
+        wanted = checked_filter(limit, experience_type, min_confidence)
+        if not tagged and order == "recent":
             with self._lock:
-                return self.backend.search(query, experience_type, min_confidence, limit)
+                return self.backend.search(query, wanted, limit)
         if limit == 0:
             return []
         with self._lock:
             # Every match (limit None), newest first, then filtered and ordered.
-            found = self.backend.search(query, experience_type, min_confidence, None)
-        return refine(found, query, tags=wanted, order=order, limit=limit)
+            found = self.backend.search(query, wanted, None)
+        return refine(found, query, tags=tagged, order=order, limit=limit)
 
     def get_statistics(self) -> dict[str, Any]:
         """total_experiences, by_type, storage_size_kb, compressed_experiences."""

@@ -164,28 +164,36 @@ def write_experience_stores(home: Path) -> None:
                 )  # fmt: skip
 
 
-# A flat memory: (session, agent, memory type, title, content, importance).
-_FLAT = (
-    ("2026-04-02-incident-4471", "ops-agent", "learning", "Pool sizing",
-     "Scale the orders-db pool with checkout-api replicas", 8),
-    ("2026-04-02-incident-4471", "ops-agent", "decision", "Rollback rule",
-     "Roll back first, debug later, when 5xx errors exceed 2%", 7),
-    ("2026-04-02-incident-4471", "ops-agent", "learning", "Dashboards",
-     "The Grafana datasource uses postgresql://grafana_ro:FakeDemoPw-ro-7@metrics-db.internal."
-     "example:5432/grafana (FAKE demo credential); move it to Vault", 6),
-    ("2026-04-02-incident-4471", "support-agent", "context", "Status page",
-     "Customers were told checkout is degraded at 10:14 UTC", 5),
-    ("2026-04-03-market-brief", "research-agent", "learning", "Sources",
-     "LME closes are published at 17:00 London time", 6),
-    ("2026-04-03-market-brief", "research-agent", "pattern", "Conflicting numbers",
-     "When two sources disagree, quote both and the date of each", 7),
-    ("2026-04-05-billing-triage", "support-agent", "learning", "Refund window",
-     "Quote the 2026 billing policy (30 days), never macro M-12", 9),
-    ("2026-04-05-billing-triage", "support-agent", "learning", "Seat changes",
-     "Seat changes take effect at the next invoice", 5),
-    ("2026-04-06-code-review", "reviewer-agent", "learning", "Config review",
-     "Connection strings belong in Vault, never in Helm values", 8),
-)  # fmt: skip
+# Flat memories by session: (agent, memory type, title, content, importance).
+_FLAT = {
+    "2026-04-02-incident-4471": (
+        ("ops-agent", "learning", "Pool sizing",
+         "Scale the orders-db pool with checkout-api replicas", 8),
+        ("ops-agent", "decision", "Rollback rule",
+         "Roll back first, debug later, when 5xx errors exceed 2%", 7),
+        ("ops-agent", "learning", "Dashboards",
+         "The Grafana datasource uses postgresql://grafana_ro:FakeDemoPw-ro-7@metrics-db.internal."
+         "example:5432/grafana (FAKE demo credential); move it to Vault", 6),
+        ("support-agent", "context", "Status page",
+         "Customers were told checkout is degraded at 10:14 UTC", 5),
+    ),
+    "2026-04-03-market-brief": (
+        ("research-agent", "learning", "Sources",
+         "LME closes are published at 17:00 London time", 6),
+        ("research-agent", "pattern", "Conflicting numbers",
+         "When two sources disagree, quote both and the date of each", 7),
+    ),
+    "2026-04-05-billing-triage": (
+        ("support-agent", "learning", "Refund window",
+         "Quote the 2026 billing policy (30 days), never macro M-12", 9),
+        ("support-agent", "learning", "Seat changes",
+         "Seat changes take effect at the next invoice", 5),
+    ),
+    "2026-04-06-code-review": (
+        ("reviewer-agent", "learning", "Config review",
+         "Connection strings belong in Vault, never in Helm values", 8),
+    ),
+}  # fmt: skip
 _EXPIRED = (
     "2026-04-02-incident-4471", "ops-agent", "context", "Temporary workaround",
     "checkout-api pinned to 12 replicas until the pool change lands (expired)", 4,
@@ -203,12 +211,13 @@ def write_flat_store(home: Path) -> Path:
         # The graph-db schema has one table per memory type (seed 002's graph twin).
         types = _GRAPH_TYPES if store_class is GraphFlatStore else {}
         with store_class(home / name, read_only=False) as store:
-            for session, agent, memory_type, title, content, importance in _FLAT:
-                store.store_session_learning(
-                    session, agent, content, title=title,
-                    memory_type=types.get(memory_type, memory_type),
-                    importance=importance, confidence=0.8, tags=[memory_type],
-                )  # fmt: skip
+            for session, learnings in _FLAT.items():
+                for agent, memory_type, title, content, importance in learnings:
+                    store.store_session_learning(
+                        session, agent, content, title=title,
+                        memory_type=types.get(memory_type, memory_type),
+                        importance=importance, confidence=0.8, tags=[memory_type],
+                    )  # fmt: skip
             session, agent, memory_type, title, content, importance = _EXPIRED
             store.store_session_learning(
                 session, agent, content, title=title,

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -24,6 +26,7 @@ from memexplorer.memory.experience import (
     ExperienceType,
     check_text,
 )
+from memexplorer.storage.closes_once import ClosesOnce
 from memexplorer.storage.exceptions import InvalidExperienceError, InvalidInputError
 
 __all__ = [
@@ -34,9 +37,10 @@ __all__ = [
     "Retention",
     "StoredRow",
     "check_experience",
-    "check_filters",
+    "checked_filter",
     "cutoff_seconds",
     "experience_from_row",
+    "experiences_from_rows",
     "query_words",
     "storage_bytes",
 ]
@@ -58,21 +62,25 @@ class Retention:
 
 @dataclass(frozen=True)
 class ExperienceFilter:
-    """Which of the agent's experiences a read is about (checked by :func:`check_filters`)."""
+    """Which of the agent's experiences a read is about (made by :func:`checked_filter`)."""
 
     experience_type: ExperienceType | None = None
     min_confidence: float = 0.0
 
 
-class MemoryBackend(ABC):
+class MemoryBackend(ClosesOnce, ABC):
     """One agent's experiences in one store file.
 
-    The public calls are here once: they check their filters, then hand the
-    backend an :class:`ExperienceFilter` (a blank search is a retrieval).
+    Reads take an :class:`ExperienceFilter` (the connector checks the caller's
+    values into one with :func:`checked_filter`); a blank search is a retrieval;
+    ``close()`` is :class:`.ClosesOnce`'s, over the backend's ``_release``.
     """
 
-    db_path: Path
-    agent_name: str
+    def __init__(self, db_path: str | Path, agent_name: str) -> None:
+        self.db_path = Path(db_path)
+        self.agent_name = agent_name
+        self._lock = threading.RLock()
+        self._closed = False
 
     @property
     @abstractmethod
@@ -85,30 +93,13 @@ class MemoryBackend(ABC):
     def store_experiences(self, experiences: list[Experience]) -> list[str]:
         """Write several experiences in one transaction (all or none)."""
 
-    def retrieve_experiences(
-        self,
-        limit: int | None = None,
-        experience_type: ExperienceType | None = None,
-        min_confidence: float = 0.0,
-    ) -> list[Experience]:
-        """Newest first; ``limit`` None (or 0, as the reference) means all."""
-        check_filters(limit, experience_type, min_confidence)
-        return self._retrieve(ExperienceFilter(experience_type, min_confidence), limit)
-
-    def search(
-        self,
-        query: str,
-        experience_type: ExperienceType | None = None,
-        min_confidence: float = 0.0,
-        limit: int = 10,
-    ) -> list[Experience]:
+    def search(self, query: str, wanted: ExperienceFilter, limit: int | None) -> list[Experience]:
         """Experiences holding every query word, newest first; a blank query
-        returns the newest ones, as retrieve_experiences does."""
-        check_filters(limit, experience_type, min_confidence)
+        returns the newest ones, as :meth:`retrieve` does."""
         words = query_words(query)  # raises unless query is a string
         if not query.strip():
-            return self.retrieve_experiences(limit or None, experience_type, min_confidence)
-        return self._search(words, ExperienceFilter(experience_type, min_confidence), limit)
+            return self.retrieve(wanted, limit or None)
+        return self._search(words, wanted, limit)
 
     @abstractmethod
     def get_statistics(self) -> dict[str, Any]: ...
@@ -116,12 +107,10 @@ class MemoryBackend(ABC):
     @abstractmethod
     def cleanup(self, retention: Retention) -> None: ...
 
-    @abstractmethod
-    def close(self) -> None: ...
-
     # -- what each backend supplies ---------------------------------------------------
     @abstractmethod
-    def _retrieve(self, wanted: ExperienceFilter, limit: int | None) -> list[Experience]: ...
+    def retrieve(self, wanted: ExperienceFilter, limit: int | None) -> list[Experience]:
+        """Newest first; ``limit`` None (or 0, as the reference) means all."""
 
     @abstractmethod
     def _search(
@@ -164,16 +153,17 @@ def check_experience(experience: object) -> Experience:
     return experience
 
 
-def check_filters(
+def checked_filter(
     limit: int | None, experience_type: ExperienceType | None, min_confidence: float
-) -> None:
-    """Reject filter values a query could not honour."""
+) -> ExperienceFilter:
+    """The filter a read asks for; values a query could not honour are refused."""
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
         raise InvalidInputError(f"limit must be a non-negative integer or None, got {limit!r}")
     if experience_type is not None and not isinstance(experience_type, ExperienceType):
         raise InvalidInputError("experience_type must be an ExperienceType or None")
     if isinstance(min_confidence, bool) or not isinstance(min_confidence, int | float):
         raise InvalidInputError(f"min_confidence must be a number, got {min_confidence!r}")
+    return ExperienceFilter(experience_type, min_confidence)
 
 
 @dataclass(frozen=True)
@@ -236,6 +226,13 @@ def experience_from_row(row: StoredRow) -> Experience | None:
         restored = Experience.__new__(Experience)
         restored.__dict__.update(fields)
         return restored
+
+
+def experiences_from_rows(rows: Iterable[Sequence[Any]]) -> list[Experience]:
+    """The experiences stored rows (in :class:`StoredRow`'s column order) hold,
+    leaving out those of unknown type."""
+    found = (experience_from_row(StoredRow(*row)) for row in rows)
+    return [experience for experience in found if experience is not None]
 
 
 _WORD = re.compile(r"\w", re.UNICODE)

@@ -16,7 +16,6 @@ Statistics and retention are in :mod:`.experience_kuzu_upkeep`.
 from __future__ import annotations
 
 import json
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -25,9 +24,8 @@ from memexplorer.memory.experience_backend import (
     ExperienceFilter,
     MemoryBackend,
     Retention,
-    StoredRow,
     check_experience,
-    experience_from_row,
+    experiences_from_rows,
 )
 from memexplorer.memory.experience_kuzu_upkeep import kuzu_cleanup, kuzu_statistics
 from memexplorer.memory.experience_layouts import Layout, detect_layout
@@ -99,10 +97,7 @@ class KuzuExperienceBackend(MemoryBackend):
     """One agent's experiences in a Kuzu ``kuzu_db`` file (thread-safe)."""
 
     def __init__(self, db_path: str | Path, agent_name: str) -> None:
-        self.db_path = Path(db_path)
-        self.agent_name = agent_name
-        self._lock = threading.RLock()
-        self._closed = False
+        super().__init__(db_path, agent_name)
         if self.db_path.is_dir() and not any(self.db_path.iterdir()):
             self.db_path.rmdir()  # an empty folder left where the store goes
         try:
@@ -217,12 +212,7 @@ class KuzuExperienceBackend(MemoryBackend):
             params["limit"] = limit
         with self._lock:
             rows = self.graph.rows(cypher, params)
-        out = []
-        for row in rows:
-            experience = experience_from_row(StoredRow(*row))
-            if experience is not None:
-                out.append(experience)
-        return out
+        return experiences_from_rows(rows)
 
     def _filters(self, wanted: ExperienceFilter) -> tuple[str, dict[str, Any]]:
         where = "e.agent_name = $agent AND e.confidence >= $min_confidence"
@@ -234,7 +224,7 @@ class KuzuExperienceBackend(MemoryBackend):
             params["type"] = wanted.experience_type.value
         return where, params
 
-    def _retrieve(self, wanted: ExperienceFilter, limit: int | None) -> list[Experience]:
+    def retrieve(self, wanted: ExperienceFilter, limit: int | None) -> list[Experience]:
         with self._lock:
             layout = self._current_layout()
             if layout is None:
@@ -284,9 +274,5 @@ class KuzuExperienceBackend(MemoryBackend):
             kuzu_cleanup(self._writable(), self.agent_name, retention)
 
     # -- lifecycle -----------------------------------------------------------------------
-    def close(self) -> None:
-        with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            release_graph(self._graph)
+    def _release(self) -> None:
+        release_graph(self._graph)

@@ -18,7 +18,6 @@ retention :mod:`.experience_sqlite_upkeep`'s.
 from __future__ import annotations
 
 import os
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -27,9 +26,8 @@ from memexplorer.memory.experience_backend import (
     ExperienceFilter,
     MemoryBackend,
     Retention,
-    StoredRow,
     check_experience,
-    experience_from_row,
+    experiences_from_rows,
 )
 from memexplorer.memory.experience_sqlite_schema import (
     COLUMNS,
@@ -67,12 +65,9 @@ class SQLiteExperienceBackend(MemoryBackend):
     """One agent's experiences in an ``experiences.db`` file (thread-safe)."""
 
     def __init__(self, db_path: str | Path, agent_name: str) -> None:
-        self.db_path = Path(db_path)
-        self.agent_name = agent_name
-        self._lock = threading.RLock()
+        super().__init__(db_path, agent_name)
         self._conn: SqliteConnection | None = None
         self._writer = False
-        self._closed = False
         self._signature: tuple[Any, ...] | None = None
         self._schema = SchemaFacts()
         if has_data(self.db_path):
@@ -188,12 +183,7 @@ class SQLiteExperienceBackend(MemoryBackend):
                 rows = conn.execute(sql, params).fetchall()
             except SqliteError as exc:
                 raise translate_sqlite_error(self.db_path, exc, "reading experiences") from None
-        out = []
-        for row in rows:
-            experience = experience_from_row(StoredRow(*row))
-            if experience is not None:
-                out.append(experience)
-        return out
+        return experiences_from_rows(rows)
 
     def _filters(self, wanted: ExperienceFilter) -> tuple[str, list[Any]]:
         where = "e.agent_name = ? AND e.confidence >= ?"
@@ -203,7 +193,7 @@ class SQLiteExperienceBackend(MemoryBackend):
             params.append(wanted.experience_type.value)
         return where, params
 
-    def _retrieve(self, wanted: ExperienceFilter, limit: int | None) -> list[Experience]:
+    def retrieve(self, wanted: ExperienceFilter, limit: int | None) -> list[Experience]:
         where, params = self._filters(wanted)
         sql = f"SELECT {COLUMNS} FROM experiences e WHERE {where} ORDER BY e.timestamp DESC"
         if limit:
@@ -275,11 +265,7 @@ class SQLiteExperienceBackend(MemoryBackend):
                 raise translate_sqlite_error(self.db_path, exc, "applying retention") from None
 
     # -- lifecycle -----------------------------------------------------------------------
-    def close(self) -> None:
-        with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            if self._conn is not None:
-                self._conn.close()
-                self._conn = None
+    def _release(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None

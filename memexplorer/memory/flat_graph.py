@@ -16,7 +16,6 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 from memexplorer.memory.flat_graph_rows import FlatCatalog, graph_memory, live_agent_counts
@@ -38,12 +37,7 @@ from memexplorer.memory.flat_model import (
     json_object,
 )
 from memexplorer.memory.flat_store_base import FlatMemoryStore, Learning, MemoryFilter
-from memexplorer.memory.flat_target import require_flat_target
-from memexplorer.storage.exceptions import (
-    InvalidInputError,
-    ReadOnlyStoreError,
-    SchemaMismatchError,
-)
+from memexplorer.storage.exceptions import InvalidInputError, SchemaMismatchError
 from memexplorer.storage.graph_open import open_graph_store
 from memexplorer.storage.graphdb import identifier
 
@@ -54,15 +48,11 @@ class GraphFlatStore(FlatMemoryStore):
     """One memory_graph.db, read-only unless opened with ``read_only=False``."""
 
     backend = "graph-db"
+    engine = "kuzu"
 
-    def __init__(self, path: str | Path, *, read_only: bool = True) -> None:
-        self.path = Path(path)
-        self.read_only = read_only
-        created = require_flat_target(self.path, "kuzu", create=not read_only)
-        if created:
-            self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    def _open(self, *, created: bool) -> None:
         self._graph = open_graph_store(
-            self.path, read_only=read_only, create="kuzu" if created else None
+            self.path, read_only=self.read_only, create="kuzu" if created else None
         )
         try:
             if created:
@@ -182,10 +172,6 @@ class GraphFlatStore(FlatMemoryStore):
         return [t.memory_type for t in self._catalog.tables]
 
     # -- writing -----------------------------------------------------------------
-    def _require_writable(self) -> None:
-        if self.read_only:
-            raise ReadOnlyStoreError(self.path, "This store is open read-only")
-
     def _store_learning(self, learning: Learning) -> str | None:
         """In the table of its type (learnings are semantic here)."""
         self._require_writable()

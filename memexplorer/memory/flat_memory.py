@@ -16,7 +16,6 @@ import os
 import uuid
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 from memexplorer.memory.flat_model import (
@@ -37,10 +36,8 @@ from memexplorer.memory.flat_sqlite_rows import (
     sqlite_memory,
 )
 from memexplorer.memory.flat_store_base import FlatMemoryStore, Learning, MemoryFilter
-from memexplorer.memory.flat_target import require_flat_target
 from memexplorer.storage.exceptions import (
     CorruptStoreError,
-    ReadOnlyStoreError,
     SchemaMismatchError,
     StoreLockedError,
 )
@@ -61,22 +58,19 @@ class SqliteFlatStore(FlatMemoryStore):
     """One memory.db, read-only unless opened with ``read_only=False``."""
 
     backend = "sqlite"
+    engine = "sqlite"
 
-    def __init__(self, path: str | Path, *, read_only: bool = True) -> None:
-        self.path = Path(path)
-        self.read_only = read_only
-        self._connection = self._open()
+    # -- opening -----------------------------------------------------------------
+    def _open(self, *, created: bool) -> None:
+        self._connection = self._connect(created)
         self._connection.row_factory = SqliteRow
         install_live(self._connection)
 
-    # -- opening -----------------------------------------------------------------
-    def _open(self) -> SqliteConnection:
-        created = require_flat_target(self.path, "sqlite", create=not self.read_only)
+    def _connect(self, created: bool) -> SqliteConnection:
         if self.read_only:
             connection = open_sqlite_readonly(self.path)
         else:
             if created:
-                self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
                 os.close(os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
             connection = open_sqlite(self.path, wait_s=2.0, any_thread=True)
             connection.isolation_level = None
@@ -106,8 +100,7 @@ class SqliteFlatStore(FlatMemoryStore):
     @contextmanager
     def _write(self) -> Iterator[SqliteConnection]:
         """One all-or-nothing write that waits for no other writer."""
-        if self.read_only:
-            raise ReadOnlyStoreError(self.path, "This store is open read-only")
+        self._require_writable()
         with immediate_transaction(self._connection, self._busy) as connection:
             yield connection
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Self
+from typing import Any, Literal, Self
 
 from memexplorer.memory.flat_model import (
     DEFAULT_LEARNING_TYPE,
@@ -21,6 +21,8 @@ from memexplorer.memory.flat_model import (
     FlatMemory,
     FlatSession,
 )
+from memexplorer.memory.flat_target import require_flat_target
+from memexplorer.storage.exceptions import ReadOnlyStoreError
 
 __all__ = ["FlatMemoryStore", "Learning", "MemoryFilter"]
 
@@ -54,8 +56,16 @@ class FlatMemoryStore(ABC):
     """A flat session store: sessions, their live memories, and the two writes."""
 
     backend: str
-    path: Path
-    read_only: bool
+    #: The engine whose file :func:`.require_flat_target` expects at ``path``.
+    engine: Literal["sqlite", "kuzu"]
+
+    def __init__(self, path: str | Path, *, read_only: bool = True) -> None:
+        self.path = Path(path)
+        self.read_only = read_only
+        created = require_flat_target(self.path, self.engine, create=not read_only)
+        if created:
+            self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        self._open(created=created)
 
     @abstractmethod
     def list_sessions(self) -> list[FlatSession]: ...
@@ -118,7 +128,15 @@ class FlatMemoryStore(ABC):
     @abstractmethod
     def close(self) -> None: ...
 
+    def _require_writable(self) -> None:
+        if self.read_only:
+            raise ReadOnlyStoreError(self.path, "This store is open read-only")
+
     # -- what each backend supplies ---------------------------------------------------
+    @abstractmethod
+    def _open(self, *, created: bool) -> None:
+        """Open the store at ``path``; ``created``: its file is new, so write its schema."""
+
     @abstractmethod
     def _list_memories(
         self, wanted: MemoryFilter, limit: int | None, offset: int

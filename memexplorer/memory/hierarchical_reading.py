@@ -10,23 +10,19 @@ from typing import Any
 
 from memexplorer.memory.hierarchical_schema import fact_columns, fact_from_row
 from memexplorer.memory.knowledge import KnowledgeNode, KnowledgeSubgraph
-from memexplorer.memory.retrieval_profiles import DEFAULT_PROFILE, retrieve_with_profile
+from memexplorer.memory.retrieval_profiles import DEFAULT_PROFILE, Knobs, ProfileRuns
 from memexplorer.storage.graph_store import GraphStore
 
 __all__ = ["FactReading"]
 
 
+#: The keys of the reference's fact dicts (search_facts, get_all_facts), in its order.
+_DICT_KEYS = ("content", "concept", "confidence", "node_id", "source_id", "tags", "metadata",
+              "created_at")  # fmt: skip
+
+
 def _as_dict(node: KnowledgeNode) -> dict[str, Any]:
-    return {
-        "content": node.content,
-        "concept": node.concept,
-        "confidence": node.confidence,
-        "node_id": node.node_id,
-        "source_id": node.source_id,
-        "tags": node.tags,
-        "metadata": node.metadata,
-        "created_at": node.created_at,
-    }
+    return {key: getattr(node, key) for key in _DICT_KEYS}
 
 
 class FactReading:
@@ -64,16 +60,9 @@ class FactReading:
         """
         if not isinstance(query, str):
             return KnowledgeSubgraph(query="")
-        return retrieve_with_profile(
-            self.graph,
-            self.agent_name,
-            self.rel_tables(),
-            query,
-            profile=profile,
-            max_depth=max_depth,
-            max_nodes=max_nodes,
-            similarity_threshold=similarity_threshold,
-        )
+        knobs = Knobs(max_depth, max_nodes, similarity_threshold)
+        runs = ProfileRuns(self.graph, self.agent_name, self.rel_tables(), query, knobs)
+        return runs.run(profile)[1]
 
     def _facts(
         self, where: str, params: dict[str, Any], order: str, limit: int

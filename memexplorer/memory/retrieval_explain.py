@@ -12,14 +12,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memexplorer.memory.hierarchical_schema import fact_columns, fact_from_row
-from memexplorer.memory.keyword_index import KeywordIndex
 from memexplorer.memory.knowledge import KnowledgeNode, KnowledgeSubgraph
-from memexplorer.memory.retrieval_by_key import library_retriever, ranked_retriever
 from memexplorer.memory.retrieval_explain_steps import library_steps, rs_steps
-from memexplorer.memory.retrieval_indexed import keyword_index_for
-from memexplorer.memory.retrieval_profiles import check_profile
+from memexplorer.memory.retrieval_profiles import Knobs, ProfileRuns
 from memexplorer.memory.retrieval_query import query_entities
-from memexplorer.memory.retrieval_rs import RsRetriever
 from memexplorer.storage.graph_store import GraphStore
 
 __all__ = ["Explanation", "Step", "explain_retrieval", "fact_by_id"]
@@ -110,21 +106,10 @@ def explain_retrieval(
     similarity_threshold: float = 0.3,
 ) -> Explanation:
     """Run ``profile`` and ``ranked``; list what ranked has that the profile left out."""
-    profile = check_profile(profile)
-    index = keyword_index_for(graph, agent_id) if query.strip() else None
-    runner: Any
-    if profile == "library":
-        runner = library_retriever(graph, agent_id, index)
-        subgraph = runner.retrieve(query, max_depth, max_nodes)
-    elif profile == "amplihack-rs":
-        runner = RsRetriever(graph, agent_id, rel_tables)
-        runner.index = index
-        subgraph = runner.retrieve(query, max_depth, max_nodes, similarity_threshold)
-    else:
-        runner = None
-        subgraph = _ranked(
-            graph, agent_id, rel_tables, query, max_depth, max_nodes, similarity_threshold, index
-        )
+    runs = ProfileRuns(
+        graph, agent_id, rel_tables, query, Knobs(max_depth, max_nodes, similarity_threshold)
+    )
+    runner, subgraph = runs.run(profile)
     context = {
         "query": query,
         "max_nodes": max_nodes,
@@ -151,28 +136,10 @@ def explain_retrieval(
 
     explanation = Explanation(profile, subgraph, _walk=walk)
     if profile != "ranked":
-        reference = _ranked(
-            graph, agent_id, rel_tables, query, max_depth, max_nodes, similarity_threshold, index
-        )
+        _, reference = runs.run("ranked")
         kept = set(context["kept"])
         for node in reference.nodes:
             if node.node_id not in kept:
                 # Up to the step that cut it; why_not walks every step.
                 explanation.missed.append((node, walk(node, full=False)))
     return explanation
-
-
-def _ranked(
-    graph: GraphStore,
-    agent_id: str,
-    rel_tables: set[str],
-    query: str,
-    max_depth: int,
-    max_nodes: int,
-    threshold: float,
-    index: KeywordIndex | None,
-) -> KnowledgeSubgraph:
-    if not query.strip() or max_nodes <= 0:
-        return KnowledgeSubgraph(query=query)
-    retriever = ranked_retriever(graph, agent_id, rel_tables, index)
-    return retriever.retrieve(query, max_nodes, threshold, max_depth > 0)

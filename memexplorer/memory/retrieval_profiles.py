@@ -9,13 +9,24 @@ GraphRagRetriever, and ``ranked`` memexplorer's own seven-step ranking (seed
 
 from __future__ import annotations
 
-from typing import Literal, cast
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast
 
 from memexplorer.memory.knowledge import KnowledgeSubgraph
 from memexplorer.storage.exceptions import InvalidInputError
 from memexplorer.storage.graph_store import GraphStore
 
-__all__ = ["DEFAULT_PROFILE", "PROFILES", "Profile", "check_profile", "retrieve_with_profile"]
+if TYPE_CHECKING:
+    from memexplorer.memory.keyword_index import KeywordIndex
+
+__all__ = [
+    "DEFAULT_PROFILE",
+    "PROFILES",
+    "Knobs",
+    "Profile",
+    "ProfileRuns",
+    "check_profile",
+]
 
 Profile = Literal["library", "amplihack-rs", "ranked"]
 PROFILES: tuple[Profile, ...] = ("library", "amplihack-rs", "ranked")
@@ -31,33 +42,48 @@ def check_profile(profile: str) -> Profile:
     return cast(Profile, profile)
 
 
-def retrieve_with_profile(
-    graph: GraphStore,
-    agent_id: str,
-    rel_tables: set[str],
-    query: str,
-    *,
-    profile: str = DEFAULT_PROFILE,
-    max_depth: int = 2,
-    max_nodes: int = 20,
-    similarity_threshold: float = 0.3,
-) -> KnowledgeSubgraph:
-    """Run one profile's retrieval; a blank query returns an empty subgraph in all of them."""
-    # Imported here: the CLI's parser lists PROFILES without loading the retrievers.
-    from memexplorer.memory.retrieval_by_key import library_retriever, ranked_retriever
-    from memexplorer.memory.retrieval_indexed import keyword_index_for
-    from memexplorer.memory.retrieval_rs import RsRetriever
+class Knobs(NamedTuple):
+    """retrieve_subgraph's knobs, as every profile takes them."""
 
-    profile = check_profile(profile)
-    # A blank query never reads a keyword: no index is built for it.
-    index = keyword_index_for(graph, agent_id) if query.strip() else None
-    if profile == "library":
-        return library_retriever(graph, agent_id, index).retrieve(query, max_depth, max_nodes)
-    if profile == "amplihack-rs":
-        retriever = RsRetriever(graph, agent_id, rel_tables)
-        retriever.index = index
-        return retriever.retrieve(query, max_depth, max_nodes, similarity_threshold)
-    if not query.strip() or max_nodes <= 0:
-        return KnowledgeSubgraph(query=query)
-    ranked = ranked_retriever(graph, agent_id, rel_tables, index)
-    return ranked.retrieve(query, max_nodes, similarity_threshold, max_depth > 0)
+    max_depth: int = 2
+    max_nodes: int = 20
+    similarity_threshold: float = 0.3
+
+
+class ProfileRuns:
+    """One query's retrievals on one agent's store, by any profile, sharing one
+    keyword index (built when first needed; a blank query never reads one)."""
+
+    def __init__(
+        self, graph: GraphStore, agent_id: str, rel_tables: set[str], query: str, knobs: Knobs
+    ) -> None:
+        self.graph, self.agent_id, self.rel_tables = graph, agent_id, rel_tables
+        self.query, self.knobs = query, knobs
+
+    @cached_property
+    def index(self) -> KeywordIndex | None:
+        from memexplorer.memory.retrieval_indexed import keyword_index_for
+
+        return keyword_index_for(self.graph, self.agent_id) if self.query.strip() else None
+
+    def run(self, profile: str) -> tuple[Any, KnowledgeSubgraph]:
+        """The profile's retriever (its ``trace`` says why; None for ``ranked``,
+        which keeps none) and its answer; a blank query's answer is empty in all."""
+        # Imported here: the CLI's parser lists PROFILES without loading the retrievers.
+        from memexplorer.memory.retrieval_by_key import library_retriever, ranked_retriever
+        from memexplorer.memory.retrieval_rs import RsRetriever
+
+        profile = check_profile(profile)
+        graph, agent_id, query, index = self.graph, self.agent_id, self.query, self.index
+        max_depth, max_nodes, threshold = self.knobs
+        if profile == "library":
+            retriever = library_retriever(graph, agent_id, index)
+            return retriever, retriever.retrieve(query, max_depth, max_nodes)
+        if profile == "amplihack-rs":
+            retriever = RsRetriever(graph, agent_id, self.rel_tables)
+            retriever.index = index
+            return retriever, retriever.retrieve(query, max_depth, max_nodes, threshold)
+        if not query.strip() or max_nodes <= 0:
+            return None, KnowledgeSubgraph(query=query)
+        ranked = ranked_retriever(graph, agent_id, self.rel_tables, index)
+        return None, ranked.retrieve(query, max_nodes, threshold, max_depth > 0)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path, PurePath
 from typing import Literal
 
@@ -98,14 +98,8 @@ class BackendResolution:
     warnings: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, object]:
-        return {
-            "backend": self.backend,
-            "path": str(self.path),
-            "source": self.source,
-            "reason": self.reason,
-            "token": self.token,
-            "warnings": list(self.warnings),
-        }
+        """The fields, in their order, as JSON has them."""
+        return asdict(self) | {"path": str(self.path), "warnings": list(self.warnings)}
 
 
 def parse_backend(token: str, *, origin: str = "--backend") -> Backend:

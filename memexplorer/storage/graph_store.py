@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     import pyarrow as pa
 
+from memexplorer.storage.closes_once import ClosesOnce
 from memexplorer.storage.exceptions import MemoryError
 from memexplorer.storage.graph_errors import (
     QueryError,
@@ -159,16 +160,11 @@ def copy_statement(table: str, source: str, pair: tuple[str, str] | None = None)
     return f"COPY {identifier(table)} FROM {source}{options}"
 
 
-class GraphStoreBase:
+class GraphStoreBase(ClosesOnce):
     """Transactions and catalog calls, written once over ``rows``/``execute``."""
 
-    path: Path
-    read_only: bool
     engine: str
     storage_version: int | None
-    _lock: threading.RLock
-    _in_transaction: bool
-    _closed: bool
     #: Set (an :class:`~.writer_log.UnreplayableLog`) when the store was read at its
     #: last checkpoint because the installed engine cannot replay its log.
     unreplayed_log: Any = None
@@ -188,13 +184,12 @@ class GraphStoreBase:
         if not self._closed:
             self._interrupt_engine()
 
-    def close(self) -> None:
-        """Close the store, once: later calls do nothing."""
-        with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            self._release()
+    def __init__(self, path: str | Path, *, read_only: bool) -> None:
+        self.path = Path(path)
+        self.read_only = read_only
+        self._lock = threading.RLock()
+        self._in_transaction = False
+        self._closed = True  # until the engine has opened the store
 
     def _interrupt_engine(self) -> None:
         raise NotImplementedError

@@ -9,7 +9,6 @@ modules that import them from this one.
 
 from __future__ import annotations
 
-import threading
 import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -67,10 +66,7 @@ class KuzuStore(GraphStoreBase):
     ) -> None:
         import kuzu
 
-        self.path = Path(path)
-        self.read_only = read_only
-        self._lock = threading.RLock()
-        self._in_transaction = False
+        super().__init__(path, read_only=read_only)
         self._prepared: dict[str, Any] = {}
         try:
             if buffer_pool_size is None:

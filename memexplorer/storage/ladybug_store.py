@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import importlib.util
 import pickle
-import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -110,11 +109,7 @@ class LadybugStore(GraphStoreBase):
         runtime: WorkerRuntime = PINNED_LADYBUG,
         max_threads: int = 0,
     ) -> None:
-        self.path = Path(path)
-        self.read_only = read_only
-        self._lock = threading.RLock()
-        self._in_transaction = False
-        self._closed = True
+        super().__init__(path, read_only=read_only)
         self._gone: EngineWorkerError | None = None
         #: Which release reads the store (``"ladybug 0.17.1"``), for stats and the tree.
         self.read_by = runtime.label

@@ -287,6 +287,11 @@ def test_bad_filters(store: ExperienceStore) -> None:
         store.search("x", experience_type="success")  # type: ignore[arg-type]
     with pytest.raises(ValueError):
         store.search(42)  # type: ignore[arg-type]
+    # A tagged or relevance-ordered search checks its limit as a plain one does.
+    with pytest.raises(ValueError):
+        store.search("x", tags=["deploy"], limit=-1)
+    with pytest.raises(ValueError):
+        store.search("x", order="relevance", limit=-1)
 
 
 # -- with the security layer -----------------------------------------------------------------
