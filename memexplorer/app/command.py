@@ -9,9 +9,9 @@ A screen writes its commands as a table, one command a row, read into typed
 :class:`Command` objects when the module loads (a malformed row stops the import)::
 
     CHAIN_COMMANDS = Commands.table("Temporal chains", '''
-        close_chains  escape  screen.close         Close
+        close_chains  escape  screen.close                Close
             Back to where the chains were opened from
-        focus_chains  l       screen.focus_chains  Chains  [no footer]
+        focus_chains  l       screen.focus_on('#chains')  Chains  [no footer]
             Move to the list of chains
     ''')
 

@@ -137,8 +137,9 @@ async def test_redact_preview_cancel_confirm_and_undo(kind, reference_stores):
         for table, key, column in planned:
             value = str(after[(table, key)][column])
             assert "[REDACTED]" in value and not find_secrets(value)
-        assert screen.undo is not None and len(screen.report.findings) < len(findings)
-        assert [record.path.parent for record in screen.undo[0]] == [backups]
+        offered = screen.undo_offered
+        assert offered is not None and len(screen.report.findings) < len(findings)
+        assert [record.path.parent for record in offered] == [backups]
         await pilot.press("u")
         await settle(pilot)
         assert _rows(store) == before

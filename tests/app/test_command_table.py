@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 from textual.binding import Binding
+from textual.screen import ModalScreen
 
 from memexplorer.app.command import Command, Commands
+from memexplorer.app.screens.keys_from_commands import KeysFromCommands
 
 
 def test_a_table_reads_into_typed_commands():
@@ -61,3 +63,36 @@ def test_a_malformed_row_is_refused_with_what_to_write(rows, says):
     with pytest.raises(ValueError, match="The 'Things' commands") as refused:
         Commands.table("Things", rows)
     assert says in str(refused.value)
+
+
+_TWO = Commands.table("Two", """
+    later   l   screen.later   Later  [rank 5]
+        Do it later
+    now     n   screen.now     Now  [rank 1]
+        Do it now
+""")  # fmt: skip
+
+
+def test_a_screen_that_names_its_commands_is_bound_to_their_keys():
+    class Twice(ModalScreen[None], inherit_bindings=False):
+        pass
+
+    class Named(KeysFromCommands, Twice):
+        SCREEN_COMMANDS = _TWO
+
+    bound = list(Named._merged_bindings.key_to_bindings)  # what Textual merged for it
+    assert bound == ["n", "l"]
+    assert [b.id for b in Named.BINDINGS] == ["now", "later"]
+
+    class Below(Named):  # a subclass keeps the keys it inherits
+        pass
+
+    assert list(Below._merged_bindings.key_to_bindings) == ["n", "l"]
+
+
+def test_keys_written_beside_the_commands_are_refused():
+    with pytest.raises(TypeError, match="BINDINGS come from its SCREEN_COMMANDS"):
+
+        class Both(KeysFromCommands, ModalScreen[None]):
+            SCREEN_COMMANDS = _TWO
+            BINDINGS = [Binding("x", "screen.x", "X")]

@@ -17,12 +17,13 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.audit_labels import SORTS, node_ref, same_value, store_labels, trimmed
-from memexplorer.app.screens.operator_screen import OperatorScreen
+from memexplorer.app.screens.undo_offer import UndoOffer
 from memexplorer.operator.audit import AuditFinding, AuditReport, audit_paths
+from memexplorer.operator.backups import BackupRecord
 from memexplorer.operator.read_only_session import read_only_label
 
 
-class AuditFindings(OperatorScreen[None]):
+class AuditFindings(UndoOffer[list[BackupRecord]]):
     """The credentials the audit found under the session's folder, one row each."""
 
     @dataclass

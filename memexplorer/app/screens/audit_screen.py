@@ -7,7 +7,6 @@ which saves the rows it changes to a backup first; **u** then restores them, lik
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,12 +19,12 @@ from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.audit_commands import AUDIT_COMMANDS
 from memexplorer.app.screens.audit_findings import AuditFindings
 from memexplorer.app.screens.audit_labels import node_ref, store_labels
-from memexplorer.app.screens.operator_actions import UNDO_SECONDS, OperatorActions
+from memexplorer.app.screens.operator_actions import OperatorActions
 from memexplorer.app.screens.redact_modal import RedactModal, plan_changes
 from memexplorer.app.session_mode import write_action
 from memexplorer.app.widgets.worker_errors import report_failed_worker
 from memexplorer.operator.audit import AuditFinding
-from memexplorer.operator.backups import BackupRecord, RestoreResult, restore_backup
+from memexplorer.operator.backups import RestoreResult, restore_backup
 from memexplorer.operator.redaction import RedactionResult, redact_findings
 from memexplorer.operator.wording import counted
 
@@ -42,7 +41,6 @@ class AuditScreen(AuditFindings):
         "is up, and the Backups screen (**b** on the stores screen) restores any backup."
     )
     SCREEN_COMMANDS = AUDIT_COMMANDS
-    BINDINGS = AUDIT_COMMANDS.bindings()
     CSS_PATH = "audit_screen.tcss"
 
     @dataclass
@@ -56,7 +54,6 @@ class AuditScreen(AuditFindings):
     def __init__(self, session: OperatorSession) -> None:
         super().__init__(session)
         self.running = False
-        self.undo: tuple[list[BackupRecord], float] | None = None
 
     # -- commands ------------------------------------------------------------------------
     @on(DataTable.RowSelected, "#findings")
@@ -130,14 +127,14 @@ class AuditScreen(AuditFindings):
         if not backups:
             self.notify("Nothing needed redacting any more: nothing was changed")
             return
-        self.undo = (backups, time.monotonic() + UNDO_SECONDS)
         rewritten = counted(sum(r.compaction is not None for r in results), "graph store")
-        self.notify(
+        self.offer_undo(
+            backups,
             f"Redacted {counted(changed, 'value')} in {counted(len(backups), 'store')}; "
             f"{rewritten} rewritten, old bytes removed. Press u to undo "
             f"(backup {', '.join(b.path.name for b in backups)}, which keeps the old values "
             "until deleted).",
-            title="Redacted", timeout=UNDO_SECONDS,
+            "Redacted",
         )  # fmt: skip
         if kept := [f"{r.store} ({r.not_compacted})" for r in results if r.not_compacted]:
             self.notify("Old values still in the bytes of " + "; ".join(kept), severity="warning")
@@ -145,11 +142,9 @@ class AuditScreen(AuditFindings):
     def action_undo(self) -> None:
         if self.running:
             return
-        if self.undo is None or time.monotonic() > self.undo[1]:
-            self.notify("Nothing to undo now; restore older redactions from Backups (b on "
-                        "the stores screen)", severity="warning")  # fmt: skip
+        backups = self.take_undo("redactions from Backups (b on the stores screen)")
+        if backups is None:
             return
-        backups, self.undo = self.undo[0], None
         self.app.clear_notifications()  # the Undo offer is taken
         self.running = True
         for record in backups:

@@ -34,7 +34,6 @@ class ConfirmRestore(OperatorModal[bool]):
 
     CSS_PATH = [DIALOG_CSS, "backups_screen.tcss"]
     SCREEN_COMMANDS = RESTORE_COMMANDS
-    BINDINGS = RESTORE_COMMANDS.bindings()
 
     @dataclass
     class Compared(Message):
@@ -107,7 +106,6 @@ class BackupsScreen(OperatorScreen[None]):
         "exist again are left as they are."
     )
     SCREEN_COMMANDS = BACKUPS_COMMANDS
-    BINDINGS = BACKUPS_COMMANDS.bindings()
     CSS_PATH = "backups_screen.tcss"
 
     @dataclass
@@ -167,11 +165,9 @@ class BackupsScreen(OperatorScreen[None]):
     # -- commands ------------------------------------------------------------------------
     @write_action("Restoring a backup")
     def action_restore(self) -> None:
-        table = self.query_one("#list", DataTable)
-        if not self.records:
-            self.notify("There are no backups to restore", severity="warning")
+        record = self.row_at_cursor("#list", self.records, "There are no backups to restore")
+        if record is None:
             return
-        record = self.records[table.cursor_row]
 
         def answered(yes: bool | None) -> None:
             if yes:

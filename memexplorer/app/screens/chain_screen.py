@@ -96,7 +96,6 @@ class ChainScreen(OperatorScreen[None]):
         "transitive reduction of the stored edges, oldest first. In the list: ⑂ fork, "
         "↻ cycle, ⋯ gap in the turns, ▼ lowered confidence, ∅ no current value."
     )
-    BINDINGS = CHAIN_COMMANDS.bindings()
     CSS_PATH = "chain_screen.tcss"
 
     @dataclass
@@ -192,12 +191,6 @@ class ChainScreen(OperatorScreen[None]):
         step = self.query_one(ChainTimeline).step
         if step is not None:
             self._open(step.memory_id)
-
-    def action_focus_chains(self) -> None:
-        self.query_one("#chains", DataTable).focus()
-
-    def action_focus_timeline(self) -> None:
-        self.query_one(ChainTimeline).focus()
 
     def action_current_step(self) -> None:
         timeline = self.query_one(ChainTimeline)

@@ -11,14 +11,12 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Button, DataTable, Input, Static
-from textual.worker import Worker
 
 from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.clean_commands import CLEAN_COMMANDS
 from memexplorer.app.screens.modal_dialog import DIALOG_CSS
-from memexplorer.app.screens.operator_screen import OperatorModal
+from memexplorer.app.screens.preview_write_modal import PreviewWriteModal
 from memexplorer.app.widgets.sized_rows import fill_sized
-from memexplorer.app.widgets.worker_errors import report_failed_worker
 from memexplorer.operator.clean import (
     CleanPreview,
     CleanResult,
@@ -35,7 +33,7 @@ COUNT_LABELS = ("table", "what", "count")
 SAMPLE_LABELS = ("table", "id", "label")
 
 
-class CleanModal(OperatorModal[CleanResult | None]):
+class CleanModal(PreviewWriteModal[CleanResult | None]):
     """Preview a clean, then (on confirm) back up and delete exactly that."""
 
     HELP = (
@@ -46,31 +44,24 @@ class CleanModal(OperatorModal[CleanResult | None]):
         "flat store, type a session-id glob (`*` and `?`) and press enter to preview it."
     )
     SCREEN_COMMANDS = CLEAN_COMMANDS
-    BINDINGS = CLEAN_COMMANDS.bindings()
     CSS_PATH = [DIALOG_CSS, "clean_modal.tcss"]
+    WRITE_FAILED = "Nothing was deleted (see the error)."
 
     @dataclass
     class Previewed(Message):
-        modal: CleanModal
         preview: CleanPreview
-
-    @dataclass
-    class Cleaned(Message):
-        modal: CleanModal
-        result: CleanResult
 
     def __init__(
         self, session: OperatorSession, target: CleanTarget, selection: Selection, home: Path,
         what: str, *, sessions: bool = False,
     ) -> None:  # fmt: skip
-        super().__init__(session)
+        super().__init__(session, target.path)
         self.target = target
         self.selection = selection
         self.home = home
         self.what = what
         self.sessions = sessions
         self.preview: CleanPreview | None = None
-        self.running = False
         self.pattern_submitted = False
 
     def compose(self) -> ComposeResult:
@@ -99,12 +90,12 @@ class CleanModal(OperatorModal[CleanResult | None]):
     def run_preview(self) -> None:
         self.preview = None
         self.query_one("#confirm", Button).disabled = True
-        self.query_one("#summary", Static).update("Looking for what matches…")
+        self.say("Looking for what matches…")
         self.load_preview(self.target, self.selection)
 
     @work(thread=True, exclusive=True, group="clean-preview", exit_on_error=False)
     def load_preview(self, target: CleanTarget, selection: Selection) -> None:
-        self.post_message(self.Previewed(self, preview_clean(target, selection)))
+        self.post_message(self.Previewed(preview_clean(target, selection)))
 
     @on(Input.Submitted, "#pattern")
     def new_pattern(self, event: Input.Submitted) -> None:
@@ -128,7 +119,7 @@ class CleanModal(OperatorModal[CleanResult | None]):
             (str(row["table"]), str(row["id"]), " ".join(str(row.get("label", "")).split())[:60])
             for row in preview.sample[:SAMPLE_ROWS]
         ])  # fmt: skip
-        self.query_one("#summary", Static).update(self.summary(preview))
+        self.say(self.summary(preview))
         self.query_one("#confirm", Button).disabled = not preview.rows
         if self.pattern_submitted and self.query_one("#pattern", Input).has_focus:
             # The operator chose this glob: y now confirms rather than typing into it.
@@ -147,35 +138,16 @@ class CleanModal(OperatorModal[CleanResult | None]):
             f"First {shown} of {counted(preview.rows, 'row')}:"
         )
 
-    # -- confirm and cancel -------------------------------------------------------------
+    # -- confirm ------------------------------------------------------------------------
     def action_confirm(self) -> None:
         if self.preview is None or not self.preview.rows or self.running:
             return
-        self.running = True
         self.query_one("#confirm", Button).disabled = True
-        self.query_one("#summary", Static).update("Backing up, then deleting…")
-        # kuzu keeps one database per file per process: the app's read-only copy goes.
-        self.session.forget(self.target.path)
         self.query_one(Vertical).loading = True
-        self.run_clean(self.target, self.selection, self.home)
+        target, selection, home = self.target, self.selection, self.home
+        self.run_write("Backing up, then deleting…",
+                       lambda: clean_store(target, selection, home=home), self.dismiss)  # fmt: skip
 
-    @work(thread=True, exclusive=True, group="clean", exit_on_error=False)
-    def run_clean(self, target: CleanTarget, selection: Selection, home: Path) -> None:
-        self.post_message(self.Cleaned(self, clean_store(target, selection, home=home)))
-
-    def on_clean_modal_cleaned(self, message: Cleaned) -> None:
-        self.dismiss(message.result)
-
-    def action_cancel(self) -> None:
-        if not self.running:  # the deletion is one transaction: it finishes or rolls back
-            self.dismiss(None)
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if not report_failed_worker(event, self.session):
-            return
-        if event.worker.group == "clean":
-            self.running = False
-            self.query_one(Vertical).loading = False
-            self.query_one("#summary", Static).update("Nothing was deleted (see the error).")
-        else:
-            self.query_one("#summary", Static).update("The preview failed (see the error).")
+    def write_failed(self) -> None:
+        super().write_failed()
+        self.query_one(Vertical).loading = False

@@ -23,7 +23,6 @@ class ConfirmModal(ModalDialog[bool | None]):
 
     HELP = "Read what will happen, then **y** (or the button) to go ahead; **escape** cancels."
     SCREEN_COMMANDS = CONFIRM_COMMANDS
-    BINDINGS = CONFIRM_COMMANDS.bindings()
     CSS_PATH = [DIALOG_CSS, "confirm_modal.tcss"]
 
     def __init__(

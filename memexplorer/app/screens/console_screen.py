@@ -59,7 +59,6 @@ class ConsoleScreen(ConsoleWrites, SavedQueries):
     SCREEN_COMMANDS = CONSOLE_COMMANDS
     #: Typing goes here at once (the screen would focus its first input instead).
     AUTO_FOCUS = "#editor"
-    BINDINGS = CONSOLE_COMMANDS.bindings()
     CSS_PATH = "console_screen.tcss"
 
     @dataclass
@@ -246,9 +245,6 @@ class ConsoleScreen(ConsoleWrites, SavedQueries):
         editor.text = message.entry.query
         editor.focus()
 
-    def action_focus_history(self) -> None:
-        self.query_one(HistoryList).focus()
-
     # -- values ----------------------------------------------------------------------------
     def _recall(self, step: int) -> None:
         if not self.history:
@@ -270,6 +266,3 @@ class ConsoleScreen(ConsoleWrites, SavedQueries):
         column = self.result.data.column_names[grid.cursor_column]
         value = self.result.data.column(column)[grid.cursor_row].as_py()
         self.app.push_screen(ValueModal(column, value))
-
-    def action_focus_editor(self) -> None:
-        self.query_one("#editor", TextArea).focus()

@@ -7,7 +7,6 @@ A mixin for :class:`ConsoleScreen`, so that screen stays about running queries.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -17,7 +16,7 @@ from textual import work
 from textual.message import Message
 
 from memexplorer.app.screens.confirm_modal import ConfirmModal
-from memexplorer.app.screens.operator_actions import UNDO_SECONDS
+from memexplorer.app.screens.undo_offer import UndoOffer
 from memexplorer.app.screens.writing_modal import WritingToggle
 from memexplorer.app.session_mode import refuse_in_read_only_session, write_action
 from memexplorer.operator.backups import BackupRecord, RestoreResult, restore_backup
@@ -64,7 +63,7 @@ class WriteUndone(Message):
     result: RestoreResult
 
 
-class ConsoleWrites(WritingToggle):
+class ConsoleWrites(UndoOffer[BackupRecord], WritingToggle):
     """Write statements of the console: refuse, confirm, back up, run, undo."""
 
     store: Path
@@ -72,7 +71,6 @@ class ConsoleWrites(WritingToggle):
     kind: str
     #: Whether this console reopened or changed its store (the stores screen reloads it).
     touched: bool = False
-    _undo: tuple[BackupRecord, float] | None = None
 
     if TYPE_CHECKING:  # the console's own, used here
 
@@ -114,21 +112,16 @@ class ConsoleWrites(WritingToggle):
         self.touched = True
         self.session.wrote([self.store])
         self.show_result(message.result)
-        self._undo = (message.backup, time.monotonic() + UNDO_SECONDS)
-        self.notify(f"Wrote to {self.store.name}. Press f8 to undo "
-                    f"(backup {message.backup.path.name}).", title="Written",
-                    timeout=UNDO_SECONDS)  # fmt: skip
+        self.offer_undo(message.backup, f"Wrote to {self.store.name}. Press f8 to undo "
+                        f"(backup {message.backup.path.name}).", "Written")  # fmt: skip
 
     # -- undo ----------------------------------------------------------------------------
     @write_action("Undo")
     def action_undo_write(self) -> None:
-        if self._undo is None or time.monotonic() > self._undo[1]:
-            self.notify("Nothing to undo now; restore older writes from Backups (b)",
-                        severity="warning")  # fmt: skip
-            return
-        record, self._undo = self._undo[0], None
-        self.starting("putting the store back…")
-        self.undo(record)
+        record = self.take_undo("writes from Backups (b)")
+        if record is not None:
+            self.starting("putting the store back…")
+            self.undo(record)
 
     @work(thread=True, exclusive=True, group="console", exit_on_error=False)
     def undo(self, record: BackupRecord) -> None:

@@ -18,13 +18,11 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Input, Label, Static
-from textual.worker import Worker
 
 from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.correct_commands import CORRECT_COMMANDS
 from memexplorer.app.screens.modal_dialog import DIALOG_CSS
-from memexplorer.app.screens.operator_screen import OperatorModal
-from memexplorer.app.widgets.worker_errors import report_failed_worker
+from memexplorer.app.screens.preview_write_modal import PreviewWriteModal
 from memexplorer.operator.correct_plan import WRITER_NAMES, CorrectionPlan, CorrectionRequest
 from memexplorer.operator.correct_read import correction_request, fact_to_correct, plan_correction
 from memexplorer.operator.correct_undo import UndoResult, undo_correction
@@ -68,7 +66,7 @@ class CorrectOutcome:
 _FIELDS = ("content", "concept", "confidence")
 
 
-class CorrectModal(OperatorModal[CorrectOutcome | None]):
+class CorrectModal(PreviewWriteModal[CorrectOutcome | None]):
     """Edit a fact's value, preview the writer's writes, then write them (or not)."""
 
     HELP = (
@@ -80,8 +78,8 @@ class CorrectModal(OperatorModal[CorrectOutcome | None]):
         "**escape** closes."
     )
     SCREEN_COMMANDS = CORRECT_COMMANDS
-    BINDINGS = CORRECT_COMMANDS.bindings()
     CSS_PATH = [DIALOG_CSS, "correct_modal.tcss"]
+    WRITE_FAILED = READ_FAILED = "Nothing was changed by the step that failed (see the error)."
 
     @dataclass
     class Loaded(Message):
@@ -96,22 +94,13 @@ class CorrectModal(OperatorModal[CorrectOutcome | None]):
         #: The fields as they were when the preview was asked for.
         fields: tuple[str, ...]
 
-    @dataclass
-    class Written(Message):
-        result: CorrectionResult
-
-    @dataclass
-    class Undone(Message):
-        result: UndoResult
-
     def __init__(
         self, session: OperatorSession, store: Path, agent: str, memory_id: str, home: Path
     ) -> None:
-        super().__init__(session)
-        self.store, self.agent, self.memory_id, self.home = store, agent, memory_id, home
+        super().__init__(session, store)
+        self.agent, self.memory_id, self.home = agent, memory_id, home
         self.planned: tuple[CorrectionRequest, CorrectionPlan] | None = None
         self.outcome = CorrectOutcome(None)
-        self.running = False
         #: The fields the preview in ``planned`` was worked out from.
         self.planned_fields: tuple[str, ...] = ()
 
@@ -145,10 +134,7 @@ class CorrectModal(OperatorModal[CorrectOutcome | None]):
             field = self.query_one(f"#{name}", Input)
             field.value, field.disabled = value, False
         self.query_one("#content", Input).focus()
-        self._say("Edit the content, then enter (or ctrl+o) to preview what will be written.")
-
-    def _say(self, text: str) -> None:
-        self.query_one("#summary", Static).update(text)
+        self.say("Edit the content, then enter (or ctrl+o) to preview what will be written.")
 
     # -- preview ----------------------------------------------------------------------------
     def _fields(self) -> tuple[str, ...]:
@@ -159,7 +145,7 @@ class CorrectModal(OperatorModal[CorrectOutcome | None]):
         if (self.planned is not None and self.outcome.result is None
                 and self._fields() != self.planned_fields):  # fmt: skip
             self.planned = None
-            self._say("Changed since the preview: enter (or ctrl+o) to preview again.")
+            self.say("Changed since the preview: enter (or ctrl+o) to preview again.")
 
     @on(Input.Submitted)
     def submitted(self) -> None:
@@ -175,12 +161,12 @@ class CorrectModal(OperatorModal[CorrectOutcome | None]):
         except ValueError:
             confidence = -1.0
         if not 0.0 <= confidence <= 1.0:  # nan and inf too
-            self._say(f"The confidence must be a number in [0, 1], not {values['confidence']!r}.")
+            self.say(f"The confidence must be a number in [0, 1], not {values['confidence']!r}.")
             return
         if not values["content"].strip():
-            self._say("The corrected content is empty: type the fact's right value.")
+            self.say("The corrected content is empty: type the fact's right value.")
             return
-        self._say("Working out what the writer would write…")
+        self.say("Working out what the writer would write…")
         self.make_plan(values["content"], values["concept"], confidence, fields)
 
     @work(thread=True, exclusive=True, group="correct-plan", exit_on_error=False)
@@ -193,16 +179,16 @@ class CorrectModal(OperatorModal[CorrectOutcome | None]):
     def on_correct_modal_planned(self, message: Planned) -> None:
         if message.fields != self._fields() or self.outcome.result is not None:
             # Edited while the preview was worked out: ctrl+s must not write old values.
-            self._say("Changed since the preview: enter (or ctrl+o) to preview again.")
+            self.say("Changed since the preview: enter (or ctrl+o) to preview again.")
             return
         self.planned, self.planned_fields = (message.request, message.plan), message.fields
         plan = message.plan
         self.query_one("#plan", Static).update(plan_text(plan))
         state = "supersedes the old fact" if plan.supersedes_old else "does NOT supersede it"
-        self._say(f"Will write 1 fact and {counted(len(plan.edges), 'edge')} and change "
-                  f"{counted(len(plan.changes), 'property', 'properties')}; the correction "
-                  f"{state}. "
-                  "ctrl+s writes it (after a backup of the store).")  # fmt: skip
+        self.say(f"Will write 1 fact and {counted(len(plan.edges), 'edge')} and change "
+                 f"{counted(len(plan.changes), 'property', 'properties')}; the correction "
+                 f"{state}. "
+                 "ctrl+s writes it (after a backup of the store).")  # fmt: skip
 
     # -- write, undo, close -----------------------------------------------------------------
     def action_confirm(self) -> None:
@@ -210,46 +196,31 @@ class CorrectModal(OperatorModal[CorrectOutcome | None]):
             return
         if self._fields() != self.planned_fields:
             self.planned = None
-            self._say("Changed since the preview: enter (or ctrl+o) to preview again.")
+            self.say("Changed since the preview: enter (or ctrl+o) to preview again.")
             return
-        self.running = True
-        self._say("Backing up the store, then writing the correction…")
-        self.session.begin_write(self.store)
-        self.write(*self.planned)
+        (wish, plan), home = self.planned, self.home
+        self.run_write("Backing up the store, then writing the correction…",
+                       lambda: correct_fact(plan, wish, home=home), self.written)  # fmt: skip
 
-    @work(thread=True, exclusive=True, group="correct-write", exit_on_error=False)
-    def write(self, wish: CorrectionRequest, plan: CorrectionPlan) -> None:
-        self.post_message(self.Written(correct_fact(plan, wish, home=self.home)))
-
-    def on_correct_modal_written(self, message: Written) -> None:
-        self.running = False
-        self.session.end_write(self.store)
-        self.outcome = CorrectOutcome(message.result)
+    def written(self, written: CorrectionResult) -> None:
+        self.outcome = CorrectOutcome(written)
         for field in self.query(Input):
             field.disabled = True
-        written = message.result
-        self._say(f"Written: {written.plan.node_id}; backup {written.backup.path.name}. "
-                  "ctrl+z undoes it, escape closes.")  # fmt: skip
+        self.say(f"Written: {written.plan.node_id}; backup {written.backup.path.name}. "
+                 "ctrl+z undoes it, escape closes.")  # fmt: skip
 
     def action_undo(self) -> None:
         result = self.outcome.result
         if result is None or self.outcome.undone is not None or self.running:
             return
-        self.running = True
-        self._say("Removing what the correction wrote…")
-        self.session.begin_write(self.store)
-        self.undo(result.backup.path)
+        backup = result.backup.path
+        self.run_write("Removing what the correction wrote…", lambda: undo_correction(backup),
+                       self.undone)  # fmt: skip
 
-    @work(thread=True, exclusive=True, group="correct-undo", exit_on_error=False)
-    def undo(self, backup: Path) -> None:
-        self.post_message(self.Undone(undo_correction(backup)))
-
-    def on_correct_modal_undone(self, message: Undone) -> None:
-        self.running = False
-        self.session.end_write(self.store)
-        self.outcome.undone = message.result
-        self._say(f"Undone: removed {message.result.node_id} and "
-                  f"{counted(message.result.edges_removed, 'edge')}. escape closes.")  # fmt: skip
+    def undone(self, undone: UndoResult) -> None:
+        self.outcome.undone = undone
+        self.say(f"Undone: removed {undone.node_id} and "
+                 f"{counted(undone.edges_removed, 'edge')}. escape closes.")  # fmt: skip
 
     def action_cancel(self) -> None:
         if self.running:  # a write cannot be stopped halfway: say so, close after it
@@ -257,9 +228,6 @@ class CorrectModal(OperatorModal[CorrectOutcome | None]):
             return
         self.dismiss(self.outcome if self.outcome.result is not None else None)
 
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if report_failed_worker(event, self.session):
-            self.running = False
-            if event.worker.group in ("correct-write", "correct-undo"):
-                self.session.end_write(self.store)
-            self._say("Nothing was changed by the step that failed (see the error).")
+    def write_failed(self) -> None:
+        # What a failed correction or undo did to the store's files is ours, not news.
+        self.session.end_write(self.store)

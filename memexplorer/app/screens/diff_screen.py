@@ -61,7 +61,6 @@ class DiffScreen(OperatorScreen[None]):
         "side); edges by their two ends. A chain moved on when its current value changed. "
         "Nothing is written: both sides are read read-only."
     )
-    BINDINGS = DIFF_COMMANDS.bindings()
     CSS_PATH = "diff_screen.tcss"
 
     @dataclass

@@ -54,7 +54,6 @@ class DuplicatesScreen(DuplicatesSearch):
         "out); **u** takes the last merge back. Facts superseded already are not listed. "
         "**escape** stops a search that runs (else closes); **r** searches again."
     )
-    BINDINGS = DUPLICATES_COMMANDS.bindings()
     CSS_PATH = "duplicates_screen.tcss"
 
     @dataclass
@@ -235,7 +234,7 @@ class DuplicatesScreen(DuplicatesSearch):
             return
         record, self.last_merge = self.last_merge, None
         self.stop(quiet=True)
-        self.session.begin_write(self.store)  # see MergeModal
+        self.session.begin_write(self.store)  # see PreviewWriteModal.run_write
         self.undo(record.path)
 
     @work(thread=True, exclusive=True, group="duplicates", exit_on_error=False)

@@ -53,7 +53,6 @@ class EngineOfferModal(ModalDialog[CachedEngine | None]):
     )
     CSS_PATH = [DIALOG_CSS, "engine_offer_modal.tcss"]
     SCREEN_COMMANDS = ENGINE_OFFER_COMMANDS
-    BINDINGS = ENGINE_OFFER_COMMANDS.bindings()
 
     def __init__(self, store: Path, story: str, command: str) -> None:
         super().__init__()

@@ -21,7 +21,6 @@ class ErrorModal(ModalDialog[None]):
     HELP = "An error. **c** copies the message, **escape** closes it."
     CSS_PATH = [DIALOG_CSS, "error_modal.tcss"]
     SCREEN_COMMANDS = ERROR_COMMANDS
-    BINDINGS = ERROR_COMMANDS.bindings()
 
     def __init__(self, error: BaseException) -> None:
         super().__init__()

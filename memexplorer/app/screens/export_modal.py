@@ -3,14 +3,12 @@ store. The file is written whole or not at all; the store is only read."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.message import Message
 from textual.widgets import Button, Input, RadioSet, Static
 from textual.worker import Worker
 
@@ -48,13 +46,7 @@ class ExportModal(TaskModal[ExportResult | None]):
     SCREEN_COMMANDS = EXPORT_COMMANDS
     #: Typing goes here at once (the screen would focus its first input instead).
     AUTO_FOCUS = "#output"
-    BINDINGS = EXPORT_COMMANDS.bindings()
     CSS_PATH = [DIALOG_CSS, "export_modal.tcss"]
-
-    @dataclass
-    class Exported(Message):
-        modal: ExportModal
-        result: ExportResult
 
     def __init__(
         self, session: OperatorSession, agent: str, store: Path, *, today: date | None = None
@@ -114,10 +106,7 @@ class ExportModal(TaskModal[ExportResult | None]):
         result = export_agent_store(
             self.agent, output, format=fmt, storage_path=self.store, control=control
         )
-        self.post_message(self.Exported(self, result))
-
-    def on_export_modal_exported(self, message: Exported) -> None:
-        self.dismiss(message.result)
+        self.post_message(self.Done(result))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if report_failed_worker(event, self.session):

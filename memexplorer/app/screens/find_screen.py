@@ -59,7 +59,6 @@ class FindScreen(OperatorScreen[None]):
         "agent. Type and press enter; escape stops a search that is running. Enter on a "
         "result opens its node; on a group's last row it shows more."
     )
-    BINDINGS = FIND_COMMANDS.bindings()
     CSS_PATH = "find_screen.tcss"
 
     @dataclass
@@ -249,6 +248,3 @@ class FindScreen(OperatorScreen[None]):
 
     def action_focus_text(self) -> None:
         self.query_one("#find-text", Input).focus()
-
-    def action_focus_results(self) -> None:
-        self.query_one("#find-results", DataTable).focus()

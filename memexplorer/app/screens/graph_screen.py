@@ -36,7 +36,6 @@ class GraphScreen(OperatorScreen[None]):
         "**space** expands or collapses a node (on the centre: draws more of its edges); "
         "**d** switches depth 1/2; **c** centres the drawing on the selected node."
     )
-    BINDINGS = GRAPH_COMMANDS.bindings()
     CSS_PATH = "graph_screen.tcss"
 
     @dataclass

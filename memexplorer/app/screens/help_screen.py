@@ -44,7 +44,6 @@ class HelpScreen(ModalDialog[None]):
 
     CSS_PATH = [DIALOG_CSS, "help_screen.tcss"]
     SCREEN_COMMANDS = HELP_COMMANDS
-    BINDINGS = HELP_COMMANDS.bindings()
 
     def __init__(self, groups: list[Commands], screen_help: str = "") -> None:
         super().__init__()

@@ -37,7 +37,6 @@ class HistoryScreen(OperatorScreen[None]):
         "to the agent's memory now. Snapshots live in the home's backups/.snapshots folder, "
         "where no agent and no store search looks."
     )
-    BINDINGS = HISTORY_COMMANDS.bindings()
     CSS_PATH = "history_screen.tcss"
 
     @dataclass
@@ -107,11 +106,11 @@ class HistoryScreen(OperatorScreen[None]):
         self.action_diff()
 
     def action_diff(self) -> None:
-        table = self.query_one("#history", DataTable)
-        if not self.entries:
-            self.notify("Nothing to compare yet: s keeps a snapshot", severity="warning")
+        entry = self.row_at_cursor(
+            "#history", self.entries, "Nothing to compare yet: s keeps a snapshot"
+        )
+        if entry is None:
             return
-        entry = self.entries[table.cursor_row]
         self.app.push_screen(
             DiffScreen(self.session, entry.path, self.store, agent=self.agent, home=self.home)
         )

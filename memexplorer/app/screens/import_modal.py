@@ -61,23 +61,15 @@ class ImportModal(TaskModal[ImportResult | None]):
     SCREEN_COMMANDS = IMPORT_COMMANDS
     #: Typing goes here at once (the screen would focus its first input instead).
     AUTO_FOCUS = "#source"
-    BINDINGS = IMPORT_COMMANDS.bindings()
     CSS_PATH = [DIALOG_CSS, "import_modal.tcss"]
 
     @dataclass
     class Previewed(Message):
-        modal: ImportModal
         preview: ImportPreview
 
     @dataclass
     class PreviewFailed(Message):
-        modal: ImportModal
         text: str
-
-    @dataclass
-    class Imported(Message):
-        modal: ImportModal
-        result: ImportResult
 
     NOTE = "#change"
 
@@ -189,9 +181,9 @@ class ImportModal(TaskModal[ImportResult | None]):
         except MemoryError as error:
             if not quiet:
                 raise
-            self.post_message(self.PreviewFailed(self, f"{error.title}: {error.message}"))
+            self.post_message(self.PreviewFailed(f"{error.title}: {error.message}"))
             return
-        self.post_message(self.Previewed(self, preview))
+        self.post_message(self.Previewed(preview))
 
     def on_import_modal_preview_failed(self, message: PreviewFailed) -> None:
         self._forget_preview(message.text)
@@ -251,10 +243,7 @@ class ImportModal(TaskModal[ImportResult | None]):
             self.agent, source, merge=merge, storage_path=self.store, control=control,
             home=self.home, engine="sqlite" if self.sqlite else None,
         )  # fmt: skip
-        self.post_message(self.Imported(self, result))
-
-    def on_import_modal_imported(self, message: Imported) -> None:
-        self.dismiss(message.result)
+        self.post_message(self.Done(result))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         failed = report_failed_worker(event, self.session)

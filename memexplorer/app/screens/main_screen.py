@@ -38,7 +38,6 @@ class MainScreen(CorrectRow, TransferActions, WritingToggle):
         "open a row to see the node with its edges."
     )
     SCREEN_COMMANDS = MAIN_COMMANDS
-    BINDINGS = MAIN_COMMANDS.bindings()
     CSS_PATH = "main_screen.tcss"
 
     def __init__(self, session: OperatorSession, page_size: int) -> None:
@@ -132,9 +131,6 @@ class MainScreen(CorrectRow, TransferActions, WritingToggle):
         tree.styles.width = width
         tree.styles.min_width = width  # the stylesheet's bounds give way to the operator's
         tree.styles.max_width = width
-
-    def action_focus_tree(self) -> None:
-        self.query_one(StoresTree).focus()
 
     def action_focus_table(self) -> None:
         self.table.focus_rows()

@@ -11,14 +11,12 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Button, DataTable, Static
-from textual.worker import Worker
 
 from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.merge_commands import MERGE_COMMANDS
 from memexplorer.app.screens.modal_dialog import DIALOG_CSS
-from memexplorer.app.screens.operator_screen import OperatorModal
+from memexplorer.app.screens.preview_write_modal import PreviewWriteModal
 from memexplorer.app.widgets.sized_rows import fill_sized
-from memexplorer.app.widgets.worker_errors import report_failed_worker
 from memexplorer.operator.merge import MergeResult, merge_facts, preview_merge
 from memexplorer.operator.merge_plan import MergePlan
 from memexplorer.operator.wording import counted
@@ -49,7 +47,7 @@ def plan_rows(plan: MergePlan) -> list[tuple[str, str, str]]:
     return rows
 
 
-class MergeModal(OperatorModal[MergeResult | None]):
+class MergeModal(PreviewWriteModal[MergeResult | None]):
     """Preview a merge, then (on confirm) back up the facts and write it."""
 
     HELP = (
@@ -60,16 +58,13 @@ class MergeModal(OperatorModal[MergeResult | None]):
         "**escape** cancels."
     )
     SCREEN_COMMANDS = MERGE_COMMANDS
-    BINDINGS = MERGE_COMMANDS.bindings()
     CSS_PATH = [DIALOG_CSS, "merge_modal.tcss"]
+    SUMMARY = "#merge-summary"
+    WRITE_FAILED = "Nothing was merged (see the error)."
 
     @dataclass
     class Planned(Message):
         plan: MergePlan
-
-    @dataclass
-    class Merged(Message):
-        result: MergeResult
 
     def __init__(
         self,
@@ -80,11 +75,10 @@ class MergeModal(OperatorModal[MergeResult | None]):
         others: list[str],
         home: Path,
     ) -> None:
-        super().__init__(session)
-        self.store, self.agent, self.home = store, agent, home
+        super().__init__(session, store)
+        self.agent, self.home = agent, home
         self.keep, self.others = keep, others
         self.plan: MergePlan | None = None
-        self.running = False
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
@@ -108,7 +102,7 @@ class MergeModal(OperatorModal[MergeResult | None]):
     def on_merge_modal_planned(self, message: Planned) -> None:
         plan = self.plan = message.plan
         fill_sized(self.query_one("#writes", DataTable), WRITE_LABELS, plan_rows(plan))
-        self.query_one("#merge-summary", Static).update(
+        self.say(
             f"Keep {plan.keep.memory_id} and supersede {counted(len(plan.others), 'fact')} "
             f"as {plan.writer} does: {counted(len(plan.edges), 'edge')} added, "
             f"{counted(len(plan.changes), 'value')} changed, nothing deleted; the facts are "
@@ -119,32 +113,7 @@ class MergeModal(OperatorModal[MergeResult | None]):
     def action_confirm(self) -> None:
         if self.plan is None or self.running:
             return
-        self.running = True
         self.query_one("#confirm", Button).disabled = True
-        self.query_one("#merge-summary", Static).update("Backing up, then merging…")
-        # kuzu keeps one database per file per process: the app's read-only copy goes,
-        # and the store's files move while we write: the store watch keeps quiet, or a
-        # look between the write and its answer calls our own write a change on disk.
-        self.session.begin_write(self.store)
-        self.run_merge(self.plan)
-
-    @work(thread=True, exclusive=True, group="merge", exit_on_error=False)
-    def run_merge(self, plan: MergePlan) -> None:
-        self.post_message(self.Merged(merge_facts(plan, home=self.home)))
-
-    def on_merge_modal_merged(self, message: Merged) -> None:
-        self.session.end_write(self.store)
-        self.dismiss(message.result)
-
-    def action_cancel(self) -> None:
-        if not self.running:  # the write is one transaction: it finishes or rolls back
-            self.dismiss(None)
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if not report_failed_worker(event, self.session):
-            return
-        self.running = False
-        self.session.end_write(self.store, wrote=False)
-        text = "Nothing was merged (see the error)." if event.worker.group == "merge" else (
-            "The preview failed (see the error).")  # fmt: skip
-        self.query_one("#merge-summary", Static).update(text)
+        plan, home = self.plan, self.home
+        self.run_write("Backing up, then merging…", lambda: merge_facts(plan, home=home),
+                       self.dismiss)  # fmt: skip

@@ -17,6 +17,8 @@ from textual import on
 from textual.screen import ModalScreen
 from textual.widgets import Button
 
+from memexplorer.app.screens.keys_from_commands import KeysFromCommands
+
 __all__ = ["DIALOG_CSS", "ModalDialog"]
 
 #: The shared stylesheet; listed first, so a dialog's own rules win over it.
@@ -25,7 +27,7 @@ DIALOG_CSS = Path(__file__).with_name("modal_dialog.tcss")
 ResultType = TypeVar("ResultType")
 
 
-class ModalDialog(ModalScreen[ResultType]):
+class ModalDialog(KeysFromCommands, ModalScreen[ResultType]):
     """A modal screen whose first child (a Vertical or VerticalScroll) is its panel."""
 
     CSS_PATH = DIALOG_CSS

@@ -64,7 +64,6 @@ class NodeDetailScreen(OperatorScreen[None]):
         "A node with every property (left) and its edges (right), grouped by rel type and "
         "direction. **enter** on an edge opens the neighbour; **backspace** goes back."
     )
-    BINDINGS = NODE_COMMANDS.bindings()
     CSS_PATH = "node_detail_screen.tcss"
 
     @dataclass

@@ -6,7 +6,6 @@ in a modal first; the store stays read-only in the app except while the engine w
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -16,7 +15,7 @@ from textual.message import Message
 from textual.widgets import Input
 from textual.worker import Worker
 
-from memexplorer.app.screens.operator_screen import OperatorScreen
+from memexplorer.app.screens.undo_offer import UndoOffer
 from memexplorer.app.session_mode import write_action
 from memexplorer.app.widgets.node_table import NodeTable, TableSource
 from memexplorer.app.widgets.stores_tree import AgentItem, StoreItem, StoresTree, TableItem
@@ -25,12 +24,9 @@ from memexplorer.operator.catalog import StoreEntry
 from memexplorer.operator.wording import restored_summary, rows_and_edges, with_article
 
 if TYPE_CHECKING:
-    from memexplorer.operator.backups import BackupRecord, RestoreResult
+    from memexplorer.operator.backups import RestoreResult
     from memexplorer.operator.clean import CleanResult
     from memexplorer.operator.clean_selection import Selection
-
-#: How long the "Undo" of a clean is offered (the notification's lifetime), seconds.
-UNDO_SECONDS = 20.0
 
 
 @dataclass
@@ -47,10 +43,8 @@ class Restored(Message):
     result: RestoreResult
 
 
-class OperatorActions(OperatorScreen[None]):
+class OperatorActions(UndoOffer["BackupRecord"]):
     """Clean, undo, backups, export and import, from the stores and the node table."""
-
-    _undo: tuple[BackupRecord, float] | None = None
 
     # -- what the actions work on -------------------------------------------------------
     def _entry_for(self, path: Path) -> StoreEntry | None:
@@ -174,25 +168,21 @@ class OperatorActions(OperatorScreen[None]):
         if result.backup is None:
             self.notify("Nothing matched, nothing was deleted")
             return
-        self._undo = (result.backup, time.monotonic() + UNDO_SECONDS)
-        self.notify(
+        self.offer_undo(
+            result.backup,
             f"Deleted {rows_and_edges(removed.rows, removed.edge_count)}. "
             f"Press u to undo (backup {result.backup.path.name}).",
-            title="Cleaned", timeout=UNDO_SECONDS,
+            "Cleaned",
         )  # fmt: skip
 
     # -- undo and restore ----------------------------------------------------------------
     @write_action("Undo")
     def action_undo_clean(self) -> None:
         """Restore the backup of the last clean, while its notification is up."""
-        if self._undo is None or time.monotonic() > self._undo[1]:
-            self.notify("Nothing to undo now; restore older cleans from Backups (b)",
-                        severity="warning")  # fmt: skip
-            return
-        record = self._undo[0]
-        self._undo = None
-        self.session.forget(record.store)
-        self.restore(record.path)
+        record = self.take_undo("cleans from Backups (b)")
+        if record is not None:
+            self.session.forget(record.store)
+            self.restore(record.path)
 
     @work(thread=True, exclusive=True, group="restore", exit_on_error=False)
     def restore(self, backup: Path) -> None:

@@ -58,7 +58,6 @@ class QueryScreen(QueryKnobs, SavedQueries):
         "restarts and narrows as you type. **tab** leaves the query box: the letter keys "
         "below work outside it."
     )
-    BINDINGS = QUERY_COMMANDS.bindings()
     CSS_PATH = "query_screen.tcss"
 
     @dataclass
@@ -175,9 +174,6 @@ class QueryScreen(QueryKnobs, SavedQueries):
     def missed_selected(self, event: MissedList.OptionSelected) -> None:
         self._open(event.option.id)
 
-    def action_focus_missed(self) -> None:
-        self.query_one(MissedList).focus()
-
     def action_why_not(self) -> None:
         """Walk the fact under the cursor (a result or a missed one) through the steps."""
         if self.answer is None:
@@ -202,18 +198,6 @@ class QueryScreen(QueryKnobs, SavedQueries):
     def on_query_screen_walked(self, message: Walked) -> None:
         profile = self.answer.request.profile if self.answer else self.profile
         self.app.push_screen(WhyNotScreen(profile, message.fact, message.steps, message.kept))
-
-    def action_focus_query(self) -> None:
-        self.query_one("#query", Input).focus()
-
-    def action_focus_history(self) -> None:
-        self.query_one(HistoryList).focus()
-
-    def action_focus_results(self) -> None:
-        self.results.focus()
-
-    def action_focus_context(self) -> None:
-        self.context.focus()
 
     def action_toggle_order(self) -> None:
         self.chronological = not self.chronological

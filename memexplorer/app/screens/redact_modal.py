@@ -74,7 +74,6 @@ class RedactModal(ModalDialog[bool]):
         "cancels and changes nothing."
     )
     SCREEN_COMMANDS = REDACT_COMMANDS
-    BINDINGS = REDACT_COMMANDS.bindings()
     CSS_PATH = [DIALOG_CSS, "redact_modal.tcss"]
 
     def __init__(self, changes: list[PlannedChange], labels: dict[str, str]) -> None:

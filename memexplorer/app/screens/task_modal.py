@@ -3,13 +3,16 @@ with its progress bar, that escape cancels.
 
 The call runs in a worker with a :class:`TaskControl` from the dialog's
 :class:`TaskProgress`; escape cancels it (the worker stops at its next checkpoint)
-or, when none runs, closes the dialog.
+or, when none runs, closes the dialog. When the call returns, the worker posts
+:class:`TaskModal.Done` and the dialog closes with what it returned.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar, TypeVar
+from dataclasses import dataclass
+from typing import Any, ClassVar, TypeVar
 
+from textual.message import Message
 from textual.widgets import Static
 from textual.worker import Worker
 
@@ -29,6 +32,12 @@ class TaskModal(OperatorModal[ResultType]):
     #: The line that says what the dialog is doing.
     NOTE: ClassVar[str] = "#note"
 
+    @dataclass
+    class Done(Message):
+        """The call returned ``result`` (an export's, an import's)."""
+
+        result: Any
+
     def __init__(self, session: OperatorSession) -> None:
         super().__init__(session)
         self.control: TaskControl | None = None
@@ -42,6 +51,9 @@ class TaskModal(OperatorModal[ResultType]):
         self.control = self.query_one(TaskProgress).control()
         self.query_one(self.NOTE, Static).update(note)
         return self.control
+
+    def on_task_modal_done(self, message: Done) -> None:
+        self.dismiss(message.result)
 
     def action_cancel(self) -> None:
         if self.control is None:

@@ -44,7 +44,6 @@ class ValueModal(ModalDialog[None]):
     HELP = "The whole value. **c** copies it, **escape** closes."
     CSS_PATH = [DIALOG_CSS, "value_modal.tcss"]
     SCREEN_COMMANDS = VALUE_COMMANDS
-    BINDINGS = VALUE_COMMANDS.bindings()
 
     def __init__(self, title: str, value: Any) -> None:
         super().__init__()

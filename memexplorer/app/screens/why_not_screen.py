@@ -35,7 +35,6 @@ class WhyNotScreen(ModalDialog[None]):
     HELP = "Every step of the agent's retrieval, applied to this fact. **escape** closes."
     CSS_PATH = [DIALOG_CSS, "why_not_screen.tcss"]
     SCREEN_COMMANDS = WHY_NOT_COMMANDS
-    BINDINGS = WHY_NOT_COMMANDS.bindings()
 
     def __init__(self, profile: str, fact: KnowledgeNode, steps: list[Step], kept: bool) -> None:
         super().__init__()

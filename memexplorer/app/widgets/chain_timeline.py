@@ -83,18 +83,13 @@ class ChainTimeline(OptionList):
         "the current value. Flags: ⑂ fork, ↻ cycle, ⋯ gap in the turns, ▼ lowered "
         "confidence. **enter** opens the step's fact."
     )
-    DEFAULT_CSS = """
-    ChainTimeline { height: 1fr; border: round $primary-darken-2; }
-    ChainTimeline:focus { border: round $primary; }
-    """
+
+    #: The chain shown (None: nothing).
+    chain: TemporalChain | None = None
 
     @dataclass
     class StepChosen(WidgetMessage["ChainTimeline"]):
         step: ChainStep
-
-    def __init__(self, **kwargs: object) -> None:
-        super().__init__(**kwargs)  # type: ignore[arg-type]
-        self.chain: TemporalChain | None = None
 
     def show(self, chain: TemporalChain | None, at: str | None = None) -> None:
         """Show a chain (None: nothing), the cursor on the step of fact ``at`` if given,

@@ -14,10 +14,6 @@ class ContextPane(TextArea):
         "What `to_llm_context()` gives an LLM for this retrieval, by confidence or in "
         "chronological order. Select text with the mouse or shift+arrows; **c** copies it all."
     )
-    DEFAULT_CSS = """
-    ContextPane { height: 2fr; border: round $primary-darken-2; }
-    ContextPane:focus { border: round $primary; }
-    """
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__("", read_only=True, soft_wrap=True, show_cursor=False, **kwargs)

@@ -25,10 +25,6 @@ class MissedList(OptionList):
         "out, each with the step that cut it. **w** walks the fact under the cursor "
         "through every step; **o** opens its node."
     )
-    DEFAULT_CSS = """
-    MissedList { height: 2fr; border: round $primary-darken-2; }
-    MissedList:focus { border: round $primary; }
-    """
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)

@@ -38,17 +38,16 @@ class NeighbourhoodGraph(ScrollableContainer, can_focus=False):
     NeighbourhoodGraph > Static { width: auto; height: auto; padding: 0 1; }
     """
 
+    #: The neighbourhood drawn, its drawing and the index of the selected box.
+    hood: Neighbourhood | None = None
+    drawing: Drawing | None = None
+    selected = 0
+
     @dataclass
     class Highlighted(WidgetMessage["NeighbourhoodGraph"]):
         """The selection moved onto another box."""
 
         box: Box
-
-    def __init__(self, **kwargs: object) -> None:
-        super().__init__(**kwargs)  # type: ignore[arg-type]
-        self.hood: Neighbourhood | None = None
-        self.drawing: Drawing | None = None
-        self.selected = 0
 
     def compose(self) -> ComposeResult:
         yield Static(id="drawing")

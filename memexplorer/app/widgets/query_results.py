@@ -94,8 +94,7 @@ class QueryResults(Tree[str | None]):
         "returned. **enter** or **o** opens the fact's node."
     )
     DEFAULT_CSS = """
-    QueryResults { height: 1fr; overflow-x: hidden; border: round $primary-darken-2; }
-    QueryResults:focus { border: round $primary; }
+    QueryResults { height: 1fr; overflow-x: hidden; }
     """
 
     def __init__(self, **kwargs: Any) -> None:
