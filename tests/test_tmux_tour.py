@@ -75,6 +75,10 @@ def terminal(tmp_path: Path) -> Iterator[Terminal]:
     home.mkdir()
     env = {**os.environ, "HOME": str(home), "TERM": "xterm-256color"}
     env.pop("CI", None)  # the app's own behaviour, not the test runner's
+    # The pane gives the app its size; a COLUMNS/LINES in the runner's environment
+    # (a pytest-xdist worker has 80x24) would override it, as it would in a shell.
+    env.pop("COLUMNS", None)
+    env.pop("LINES", None)
     socket = tmp_path / "tmux.sock"
     demo = home / ".amplihack"
     command = f"{sys.executable} -m memexplorer demo --home {demo}"
