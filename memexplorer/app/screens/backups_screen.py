@@ -168,6 +168,11 @@ class BackupsScreen(OperatorScreen[None]):
         record = self.row_at_cursor("#list", self.records, "There are no backups to restore")
         if record is None:
             return
+        if record.restore_mode == "merge" and record.restored_at:
+            # Its edges are gone and its values back: there is nothing left to ask about.
+            self.notify(f"This merge was taken back already, at {record.restored_at[:19]}: "
+                        "nothing to restore", severity="warning")  # fmt: skip
+            return
 
         def answered(yes: bool | None) -> None:
             if yes:
