@@ -23,6 +23,7 @@ from textual.widgets import Button, DataTable, Static
 from memexplorer.app.screens.modal_dialog import DIALOG_CSS, ModalDialog
 from memexplorer.app.screens.redact_commands import REDACT_COMMANDS
 from memexplorer.operator.audit import AuditFinding, FindingLocation, iter_locations
+from memexplorer.operator.wording import counted
 
 
 @dataclass(frozen=True)
@@ -105,7 +106,8 @@ class RedactModal(ModalDialog[bool]):
             "leave its bytes; the backup keeps them until you delete it." if graphs else ""
         )  # fmt: skip
         return (
-            f"Replace every secret in {len(values):,} value(s) of {stores} store(s) with "
+            f"Replace every secret in {counted(len(values), 'value')} of "
+            f"{counted(stores, 'store')} with "
             f"[REDACTED]? This writes to {names}, though the app browses "
             f"{'it' if stores == 1 else 'them'} read-only. The rows are backed up first, "
             f"under {' and '.join(homes) or '-'}.{rewrite}{kept}"
