@@ -51,8 +51,9 @@ store with --store PATH (an agent's graph store, cognitive_db, experiences.db).
 flat stores take only PATTERN and --older-than.
 
 Exit codes: 0 ok, 1 failed (or writes disabled: MEMEXPLORER_READ_ONLY=1), 2 bad
-usage or input (or no --yes without a terminal), 3 the store is locked by another
-process or another memexplorer writer holds it (the message names its PID).
+usage or input (or no --yes without a terminal), 3 the store is locked by
+another process or another memexplorer writer holds it (the message names its
+PID).
 """
 
 EPILOG = """\
