@@ -119,6 +119,12 @@ def test_every_cut_of_a_file_is_refused(tmp_path, monkeypatch):
         ('{"semantic_nodes": [{"memory_id": "a"}, {"memory_id": }]}', "in semantic_nodes[1]"),
         ('{"semantic_nodes": []} []', "text after the export object"),
         ('{"a": 1,}', "a key of the export object"),
+        # json says "Unterminated string starting at" and gives the place apart:
+        # the record's name may not land after the "at" ("starting at in …").
+        (
+            '{"semantic_nodes": [{"memory_id": "a',
+            "string starting in semantic_nodes[0] (character 34)",
+        ),
     ],
 )
 def test_wrong_json_is_named_by_its_record(tmp_path, text, words):
