@@ -16,6 +16,13 @@ def backups(args: Args) -> int:
     from memexplorer.storage.backend_choice import amplihack_home
 
     home = amplihack_home(args.home)
+    if not home.is_dir():  # a mistyped --home, not a home without backups yet
+        from memexplorer.storage.exceptions import InvalidInputError
+
+        raise InvalidInputError(
+            f"No amplihack home at {home}",
+            hint="Check --home (default ~/.amplihack): backups live in its backups folder.",
+        )
     records = list_backups(home)
     if args.json:
         print_json([record.to_dict() for record in records])
