@@ -64,13 +64,13 @@ class HistoryScreen(OperatorScreen[None]):
 
     @work(thread=True, exclusive=True, group="history", exit_on_error=False)
     def load(self, note: str = "") -> None:
-        self.post_message(self.Listed(agent_timeline(self.agent, self.home), note))
+        self.post_message(self.Listed(agent_timeline(self.agent, self.home, self.store), note))
 
     @work(thread=True, exclusive=True, group="history", exit_on_error=False)
     def snap(self) -> None:
         snapshot = take_snapshot(self.agent, home=self.home, storage_path=self.store)
         note = f"kept a snapshot: {snapshot.path.name}"
-        self.post_message(self.Listed(agent_timeline(self.agent, self.home), note))
+        self.post_message(self.Listed(agent_timeline(self.agent, self.home, self.store), note))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         report_failed_worker(event, self.session)
