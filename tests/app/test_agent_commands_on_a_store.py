@@ -39,3 +39,25 @@ async def test_a_flat_store_of_several_agents_says_its_kind(tmp_path: Path, key,
         notices = [str(n.message) for n in app._notifications]
     assert any(text.startswith("memory.db is a flat store: ") and said in text
                for text in notices), notices  # fmt: skip
+
+
+async def test_a_store_that_could_not_be_read_says_so(tmp_path: Path):
+    """A damaged store has no kind to name: the command says it could not be read
+    and how to see why (it said "memory_graph.db is an unknown store: …")."""
+    home = write_demo_home(tmp_path / ".amplihack")
+    store = home / "memory_graph.db"
+    with open(store, "r+b") as handle:
+        handle.truncate(5000)  # cut, as a copy that stopped half way
+    app = create_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        tree = app.screen.query_one(StoresTree)
+        damaged = next(n for n in tree.root.children if n.data.entry.path == store)
+        assert damaged.data.entry.summary is None
+        tree.move_cursor(damaged)
+        tree.focus()
+        await pilot.press("q")
+        await settle(pilot)
+        notices = [str(n.message) for n in app._notifications]
+    assert any(text.startswith("memory_graph.db could not be read (Damaged store)")
+               and "enter on it shows why" in text for text in notices), notices  # fmt: skip
