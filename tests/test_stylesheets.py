@@ -64,7 +64,8 @@ def test_every_dialog_lists_the_shared_stylesheet_first():
     from memexplorer.app.screens.preview_write_modal import PreviewWriteModal
     from memexplorer.app.screens.task_modal import TaskModal
 
-    bases = (ModalDialog, OperatorModal, TaskModal, PreviewWriteModal)  # what dialogs derive from, styled by them
+    # what dialogs derive from, styled by them
+    bases = (ModalDialog, OperatorModal, TaskModal, PreviewWriteModal)
     dialogs = [cls for cls in _screens() if issubclass(cls, ModalDialog) and cls not in bases]
     assert len(dialogs) >= 11
     for cls in dialogs:
