@@ -2,13 +2,16 @@
 markup (``[bold]x[/bold]``, ``[/]``, ``[link=…]``) or an emoji code (``:fire:``):
 it shows each as stored and keeps running. Before, the stores tree raised
 MarkupError as the app started, a node's properties raised it when opened, and a
-notice naming the store raised it too (tests/hostile_names.py builds the home)."""
+notice naming the store, the backups list and the console's grid raised it too
+(tests/hostile_names.py builds the home)."""
 
 from __future__ import annotations
 
 import html
 import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -21,10 +24,13 @@ from hostile_names import (
     HOSTILE_SESSION,
     build_hostile_home,
 )
+from textual.widgets import TextArea
 from textual.widgets._toast import Toast
 from textual_fastdatatable import DataTable
 
 from memexplorer.app.explorer_app import create_app
+from memexplorer.app.screens.backups_screen import BackupsScreen
+from memexplorer.app.screens.console_screen import ConsoleScreen
 from memexplorer.app.screens.node_detail_screen import NodeDetailScreen
 from memexplorer.app.widgets.node_table import NodeTable
 from memexplorer.app.widgets.stores_tree import AgentItem, StoresTree
@@ -107,3 +113,38 @@ async def test_a_notice_names_a_hostile_store_as_stored(home: Path):
         assert toast.render().plain == (
             f"Store changed\n{HOSTILE_AGENT_FOLDER}/kuzu_db changed on disk — R to reload"
         )
+
+
+async def test_backups_list_hostile_agents_as_stored(home: Path):
+    """A clean of the flat SQLite store (the CLI's) leaves a backup naming every agent."""
+    cleaned = subprocess.run(
+        [sys.executable, "-m", "memexplorer", "clean", "*", "--backend", "sqlite",
+         "--home", str(home), "--no-dry-run", "--yes"],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert cleaned.returncode == 0, cleaned.stderr
+    app = create_app(home)
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        await pilot.press("b")
+        await settle(pilot)
+        assert isinstance(app.screen, BackupsScreen)
+        assert ", ".join(sorted(HOSTILE_AGENTS)) in shown(app)
+
+
+async def test_the_console_shows_a_hostile_column_and_value_as_stored(home: Path):
+    app = create_app(home)
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        tree = app.screen.query_one(StoresTree)
+        await _open(pilot, _agent_node(tree, "kuzu_db", HOSTILE_OWNER))
+        await pilot.press("colon")
+        await settle(pilot)
+        assert isinstance(app.screen, ConsoleScreen)
+        editor = app.screen.query_one("#editor", TextArea)
+        editor.text = "MATCH (n:SemanticMemory) RETURN n.agent_id AS `[/]:fire:` LIMIT 1"
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        screen = shown(app)
+        assert " [/]:fire: " in screen  # the column's label (the query has it in backticks)
+        assert f" {HOSTILE_OWNER} " in screen
