@@ -17,6 +17,7 @@ from hostile_names import (
     HOSTILE_AGENTS,
     HOSTILE_OWNER,
     HOSTILE_PATH_TEXT,
+    HOSTILE_SESSION,
     build_hostile_home,
 )
 
@@ -89,3 +90,17 @@ def test_export_and_migrate_name_the_files_as_stored(home: Path, reference_store
     first = migrated.stdout.splitlines()[0]
     assert first.startswith(f"Migrated {folder / 'kuzu_db'} (kuzu") and str(target) in first
     assert HOSTILE_PATH_TEXT in first
+
+
+def test_tree_and_audit_name_hostile_agents_and_stores_as_stored(home: Path):
+    """Guards: these print through Text objects and print() (never failed on main)."""
+    tree = run("tree", "--home", str(home), "--backend", "graph-db", "--depth", "1")
+    assert tree.returncode == 0, tree.stderr
+    listed = [line.split("── ", 1)[1] for line in tree.stdout.splitlines()[-5:]]
+    assert listed == [f"{agent}: 1" for agent in sorted(HOSTILE_AGENTS)]
+    assert f"session {HOSTILE_SESSION}  5 memories" in tree.stdout
+    audit = run("audit", str(home))
+    assert audit.returncode == 1, audit.stderr  # the reference store holds fake credentials
+    lines = audit.stdout.splitlines()
+    assert lines[0] == f"{home}/hierarchical_memory/{HOSTILE_AGENT_FOLDER}/kuzu_db"
+    assert lines[2].split()[0] == HOSTILE_OWNER
