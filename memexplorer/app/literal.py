@@ -1,8 +1,10 @@
-"""Data shown as it is. Textual reads a ``str`` given to a Tree, a DataTable cell, a
-border title or a Static as markup (Rich's or its own): a path or an agent called
-``[bold]x[/bold]`` lost its brackets, ``:fire:`` became a flame, and ``[/]`` or
-``[link=https://…]`` raised MarkupError and ended the app. Values read from a
-store or the disk go through these; the app's own styling stays in Text styles.
+"""Values read from a store or the disk, shown as they are, never read as markup.
+
+Textual reads a ``str`` given to a Tree, a DataTable cell, a border title or a
+Static as markup (Rich's or its own): a path or an agent called ``[bold]x[/bold]``
+lost its brackets, ``:fire:`` became a flame, and ``[/]`` or ``[link=https://…]``
+raised MarkupError and ended the app. Data goes through these; the app's own
+styling stays in Text styles.
 """
 
 from __future__ import annotations
