@@ -12,6 +12,7 @@ from pathlib import Path
 
 from textual import on
 from textual.app import App, SystemCommand
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from memexplorer.app.command import Commands
@@ -67,6 +68,20 @@ class MemExplorerApp(App[None]):
 
     def on_unmount(self) -> None:
         self.session.shutdown()
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """Every notification shows its text as written: the app's notes name paths,
+        agents and tables, and none is styled with markup (``Widget.notify`` passes
+        markup=True by default, so ``markup`` is not honoured: see literal.py)."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     # -- the one error path ----------------------------------------------------------------
     def show_error(self, error: BaseException) -> None:

@@ -12,6 +12,7 @@ from textual.message import Message
 from textual.widgets import Button, DataTable, Footer, Header, Static
 from textual.worker import Worker
 
+from memexplorer.app.literal import cell
 from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.backups_commands import BACKUPS_COMMANDS, RESTORE_COMMANDS
 from memexplorer.app.screens.modal_dialog import DIALOG_CSS
@@ -152,10 +153,10 @@ class BackupsScreen(OperatorScreen[None]):
             counts = "whole store" if record.whole_store else rows_and_edges(nodes, edges)
             table.add_row(
                 f"{record.created_at:%Y-%m-%d %H:%M:%S}",
-                record.action,
-                record.kind,
-                place,
-                ", ".join(record.agents) or "—",
+                cell(record.action),
+                cell(record.kind),
+                cell(place),
+                cell(", ".join(record.agents) or "—"),
                 counts,
                 f"yes {record.restored_at[:19]}" if record.restored_at else "no",
             )

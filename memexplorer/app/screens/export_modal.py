@@ -12,6 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, RadioSet, Static
 from textual.worker import Worker
 
+from memexplorer.app.literal import literal
 from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.export_commands import EXPORT_COMMANDS
 from memexplorer.app.screens.modal_dialog import DIALOG_CSS
@@ -63,7 +64,7 @@ class ExportModal(TaskModal[ExportResult | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
-            box.border_title = f"Export {self.agent}"
+            box.border_title = literal(f"Export {self.agent}")
             yield Static(f"From {self.store}", markup=False)
             with RadioSet(id="format"):
                 yield MarkedRadioButton("json (transfer format 1.1)", value=True, id="json")

@@ -17,6 +17,7 @@ from textual.message import Message
 from textual.widgets import DataTable, Footer, Header, Static
 from textual.worker import Worker
 
+from memexplorer.app.literal import cell
 from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.diff_screen import DiffScreen
 from memexplorer.app.screens.history_commands import HISTORY_COMMANDS
@@ -82,7 +83,7 @@ class HistoryScreen(OperatorScreen[None]):
         for index, entry in enumerate(self.entries):
             style = "cyan" if entry.kind == "snapshot" else "yellow"
             table.add_row(entry.taken_at.strftime("%Y-%m-%d %H:%M:%S"),
-                          Text(entry.label, style=style), self._where(entry.path),
+                          Text(entry.label, style=style), cell(self._where(entry.path)),
                           key=str(index))  # fmt: skip
         title = Text(f"{self.agent}: ", style="bold")
         if self.entries:

@@ -13,6 +13,7 @@ from textual.message import Message
 from textual.widgets import Button, DataTable, Input, Static
 from textual.worker import Worker
 
+from memexplorer.app.literal import cell
 from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.import_commands import IMPORT_COMMANDS
 from memexplorer.app.screens.import_preview import NODE_TABLES, ImportPreview, read_preview
@@ -194,7 +195,7 @@ class ImportModal(TaskModal[ImportResult | None]):
         table.clear()
         for name, count in preview.counts.items():
             there = preview.existing.get(NODE_TABLES.get(name, ""), None)
-            table.add_row(name, f"{count:,}", "" if there is None else f"{there:,}")
+            table.add_row(cell(name), f"{count:,}", "" if there is None else f"{there:,}")
         self.query_one("#confirm", Button).disabled = False
         self._describe_change()
 

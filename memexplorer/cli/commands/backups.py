@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from memexplorer.cli.command_classes import Args, command
-from memexplorer.cli.commands.common import EXIT_OK, output_console, print_json
+from memexplorer.cli.commands.common import EXIT_OK, literal, output_console, print_json
 from memexplorer.cli.commands.options import home_option, json_option, wide_option
 
 
@@ -38,12 +38,12 @@ def backups(args: Args) -> int:
     for record in records:
         table.add_row(
             f"{record.created_at:%Y-%m-%d %H:%M:%S}",
-            record.action,
-            record.kind,
-            str(record.store),
+            literal(record.action),
+            literal(record.kind),
+            literal(record.store),
             f"{sum(record.counts.values()):,}",
             "yes" if record.restored else "no",
-            record.path.name,
+            literal(record.path.name),
         )
     output_console(wide=args.wide).print(table)
     return EXIT_OK

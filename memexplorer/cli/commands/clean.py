@@ -10,6 +10,7 @@ import click
 from memexplorer.cli.command_classes import Args, command
 from memexplorer.cli.commands.common import (
     EXIT_OK,
+    literal,
     output_console,
     print_json,
     progress,
@@ -74,6 +75,7 @@ def _print_preview(preview: CleanPreview, reason: str) -> None:
     console.print(
         f"{preview.store}  ({preview.kind}, {preview.engine}{'; ' + reason if reason else ''})",
         highlight=False,
+        markup=False,
         soft_wrap=True,
     )
     if not preview.rows:
@@ -84,12 +86,12 @@ def _print_preview(preview: CleanPreview, reason: str) -> None:
     table.add_column("what")
     table.add_column("count", justify="right")
     for name, count in preview.counts.items():
-        table.add_row(name, "rows", f"{count:,}")
+        table.add_row(literal(name), "rows", f"{count:,}")
     for name, count in preview.edges.items():
-        table.add_row(name, "edges", f"{count:,}")
+        table.add_row(literal(name), "edges", f"{count:,}")
     console.print(table)
     if preview.agents:
-        console.print("agents: " + ", ".join(preview.agents), highlight=False)
+        console.print("agents: " + ", ".join(preview.agents), highlight=False, markup=False)
     for row in preview.sample:
         label = " ".join(str(row["label"]).split())
         label = label if len(label) <= 80 else label[:79] + "…"
