@@ -17,7 +17,7 @@ from pathlib import Path
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, DataTable, Static
 
 from memexplorer.app.screens.modal_dialog import DIALOG_CSS, ModalDialog
@@ -86,8 +86,10 @@ class RedactModal(ModalDialog[bool]):
     def compose(self) -> ComposeResult:
         with Vertical() as box:
             box.border_title = "Redact"
-            yield Static(self.summary(), id="summary", markup=False)
-            yield DataTable(id="changes", cursor_type="row", zebra_stripes=True)
+            # What it lists scrolls, so the buttons stay on screen at any size.
+            with VerticalScroll(id="body"):
+                yield Static(self.summary(), id="summary", markup=False)
+                yield DataTable(id="changes", cursor_type="row", zebra_stripes=True)
             with Horizontal(id="buttons"):
                 yield Button("Redact (y)", variant="error", id="confirm")
                 yield Button("Cancel (esc)", id="cancel")
@@ -123,7 +125,7 @@ class RedactModal(ModalDialog[bool]):
             cells = (store, where.table, key, where.column, ", ".join(change.kinds))
             table.add_row(*(Text(cell) for cell in cells))
         self.query_one("#confirm", Button).disabled = not any(c.redacted for c in self.changes)
-        table.focus()
+        table.focus(scroll_visible=False)  # the question is read first, from its top
 
     def action_confirm(self) -> None:
         if any(change.redacted for change in self.changes):
