@@ -11,7 +11,9 @@ from textual.widgets import Button
 
 from memexplorer.app.explorer_app import create_app
 from memexplorer.app.screens.audit_screen import AuditScreen
+from memexplorer.app.screens.clean_modal import CleanModal
 from memexplorer.app.screens.redact_modal import RedactModal
+from memexplorer.app.widgets.stores_tree import StoresTree
 from memexplorer.operator.demo import write_demo_home
 
 
@@ -51,3 +53,20 @@ async def test_the_question_is_shown_from_its_first_line(tmp_path: Path):
         await settle(pilot)
         body = app.screen.query_one("#body")
         assert body.max_scroll_y > 0 and body.scroll_y == 0  # it scrolls, from the top
+
+
+async def test_clean_of_every_session_shows_its_buttons_at_80x24(tmp_path: Path):
+    home = write_demo_home(tmp_path / ".amplihack")
+    store = home / "memory.db"
+    app = create_app(home)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        tree = app.screen.query_one(StoresTree)
+        tree.move_cursor(next(n for n in tree.root.children if n.data.entry.path == store))
+        tree.focus()
+        await pilot.press("delete")  # every session ("*") to start with
+        await settle(pilot)
+        modal = app.screen
+        assert isinstance(modal, CleanModal) and modal.preview is not None
+        for button in modal.query(Button):
+            assert _shown(button), (button.id, button.region)
