@@ -7,14 +7,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from conftest import settle
-from textual.widgets import Button
+from textual.widgets import Button, Input
 
 from memexplorer.app.explorer_app import create_app
 from memexplorer.app.screens.audit_screen import AuditScreen
 from memexplorer.app.screens.clean_modal import CleanModal
+from memexplorer.app.screens.import_modal import ImportModal
 from memexplorer.app.screens.redact_modal import RedactModal
 from memexplorer.app.widgets.stores_tree import StoresTree
 from memexplorer.operator.demo import write_demo_home
+from memexplorer.operator.transfer import export_agent_store
 
 
 def _shown(button: Button) -> bool:
@@ -70,3 +72,29 @@ async def test_clean_of_every_session_shows_its_buttons_at_80x24(tmp_path: Path)
         assert isinstance(modal, CleanModal) and modal.preview is not None
         for button in modal.query(Button):
             assert _shown(button), (button.id, button.region)
+
+
+async def test_import_preview_shows_its_buttons_and_its_change_at_80x24(tmp_path: Path):
+    home = write_demo_home(tmp_path / ".amplihack")
+    source = tmp_path / "ops.json"
+    export_agent_store("ops-agent", source, home=home)
+    app = create_app(home)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        tree = app.screen.query_one(StoresTree)
+        ops = home / "hierarchical_memory" / "ops-agent" / "graph_db"
+        tree.move_cursor(next(n for n in tree.root.children if n.data.entry.path == ops))
+        tree.focus()
+        await pilot.press("i")
+        await settle(pilot)
+        modal = app.screen
+        assert isinstance(modal, ImportModal)
+        modal.query_one("#source", Input).value = str(source)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert modal.preview is not None
+        for button in modal.query(Button):
+            assert _shown(button), (button.id, button.region)
+        change = modal.query_one("#change")  # what the import will do, in sight too
+        assert str(change.render()).startswith("REPLACE")
+        assert change.region.intersection(modal.find_widget(change).clip) == change.region

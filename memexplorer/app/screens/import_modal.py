@@ -8,7 +8,7 @@ from pathlib import Path
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.widgets import Button, DataTable, Input, Static
 from textual.worker import Worker
@@ -95,7 +95,9 @@ class ImportModal(TaskModal[ImportResult | None]):
         self.preview: ImportPreview | None = None
 
     def compose(self) -> ComposeResult:
-        with Vertical() as box:
+        # The dialog scrolls and its buttons keep to its foot: at 80x24 a preview is
+        # taller than the screen, and the buttons fell below it.
+        with VerticalScroll() as box:
             box.border_title = "Import"
             with Horizontal(id="agent-row"):
                 yield Static("into agent ", id="agent-label")
@@ -104,8 +106,9 @@ class ImportModal(TaskModal[ImportResult | None]):
             yield Static(self._store_line(), id="store", markup=False)
             yield Input(self.source, placeholder="a JSON export file; enter previews it",
                         id="source", suggester=PathSuggester())  # fmt: skip
-            yield DataTable(id="counts", cursor_type="none", zebra_stripes=True)
+            # What the import will do comes first: on a short screen the counts scroll.
             yield Static("Nothing is written until you import.", id="change", markup=False)
+            yield DataTable(id="counts", cursor_type="none", zebra_stripes=True)
             yield TaskProgress()
             with Horizontal(id="buttons"):
                 yield Button("Import (ctrl+s)", variant="warning", id="confirm", disabled=True)
