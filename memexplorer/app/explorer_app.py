@@ -12,7 +12,6 @@ from pathlib import Path
 
 from textual import on
 from textual.app import App, SystemCommand
-from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from memexplorer.app.command import Commands
@@ -20,6 +19,7 @@ from memexplorer.app.config import Config, load_config
 from memexplorer.app.control_filter import ControlCharacterFilter
 from memexplorer.app.explorer_commands import APP_COMMANDS
 from memexplorer.app.operator_session import OperatorSession
+from memexplorer.app.plain_notifications import PlainNotifications
 from memexplorer.app.screens.error_modal import ErrorModal
 from memexplorer.app.screens.main_screen import MainScreen
 from memexplorer.app.screens.node_detail_screen import NodeDetailScreen
@@ -31,7 +31,7 @@ from memexplorer.operator.store_watch import store_place
 __all__ = ["MemExplorerApp", "create_app"]
 
 
-class MemExplorerApp(App[None]):
+class MemExplorerApp(PlainNotifications):
     """Explore the memory stores under one folder."""
 
     TITLE = "memexplorer"
@@ -68,20 +68,6 @@ class MemExplorerApp(App[None]):
 
     def on_unmount(self) -> None:
         self.session.shutdown()
-
-    def notify(
-        self,
-        message: str,
-        *,
-        title: str = "",
-        severity: SeverityLevel = "information",
-        timeout: float | None = None,
-        markup: bool = False,
-    ) -> None:
-        """Every notification shows its text as written: the app's notes name paths,
-        agents and tables, and none is styled with markup (``Widget.notify`` passes
-        markup=True by default, so ``markup`` is not honoured: see literal.py)."""
-        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     # -- the one error path ----------------------------------------------------------------
     def show_error(self, error: BaseException) -> None:
