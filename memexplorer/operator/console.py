@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pyarrow as pa
@@ -96,11 +96,28 @@ class ConsoleResult:
     data: pa.Table
     truncated: bool
     seconds: float
+    #: Whether the statement ran as a write (confirmed; it may have changed the store).
+    wrote: bool = False
+    #: Rows the write changed, where the engine counts them (SQLite); None where it
+    #: does not (Kuzu and LadybugDB give no count for a write).
+    changed: int | None = None
 
     def describe(self) -> str:
-        rows = f"{self.data.num_rows:,} row{'s' if self.data.num_rows != 1 else ''}"
+        """What ran, in words that are true: a write's changed rows, never its
+        (usually empty) result as if it were the change."""
+        took = f"in {self.seconds * 1000:.0f} ms"
+        rows = _count(self.data.num_rows, "row")
         capped = f" (stopped at the cap of {self.data.num_rows:,})" if self.truncated else ""
-        return f"{rows}{capped} in {self.seconds * 1000:.0f} ms"
+        if not self.wrote:
+            return f"{rows}{capped} {took}"
+        returned = f"{rows}{capped} returned, " if self.data.num_columns else ""
+        if self.changed is None:
+            return f"{returned}written {took} (the engine gives no count of changed rows)"
+        return f"{returned}{_count(self.changed, 'row')} changed {took}"
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number:,} {noun}{'s' if number != 1 else ''}"
 
 
 def _json(value: Any) -> str:
@@ -152,7 +169,7 @@ def run_console_query(
     if not writes:
         return _run(browser, text, row_cap, timeout_s, process)
     with write_gate(browser.path, action="console write"):
-        return _run(browser, text, row_cap, timeout_s, process)
+        return replace(_run(browser, text, row_cap, timeout_s, process), wrote=True)
 
 
 def _run(
@@ -177,7 +194,9 @@ def _run(
                 raise QueryError(f"The query ran past {timeout_s:g} s and was stopped.") from None
             raise
     elif isinstance(browser, SqliteBrowser):
-        names, rows, truncated = _sqlite_rows(browser, text, row_cap, timeout_s)
+        names, rows, truncated, changed = _sqlite_rows(browser, text, row_cap, timeout_s)
+        seconds = time.perf_counter() - start
+        return ConsoleResult(text, _table(names, rows), truncated, seconds, changed=changed)
     else:
         raise InvalidInputError(f"The console cannot query {browser.path}")
     return ConsoleResult(text, _table(names, rows), truncated, time.perf_counter() - start)
@@ -185,8 +204,14 @@ def _run(
 
 def _sqlite_rows(
     browser: SqliteBrowser, text: str, cap: int, timeout_s: float
-) -> tuple[list[str], list[list[Any]], bool]:
+) -> tuple[list[str], list[list[Any]], bool, int]:
+    """Names, rows, whether more were left, and the rows the statement changed:
+    the cursor's count for an INSERT, UPDATE or DELETE (that statement's own rows,
+    as ``changes()`` counts them, without a trigger's); for any other statement, and
+    for a RETURNING cut at the cap (its count is set only once it is read to the
+    end), the connection's count of changes across it (0 for DDL)."""
     connection = browser.connection
+    total_before = connection.total_changes
     deadline = time.monotonic() + timeout_s
     # SQLite calls this every N virtual-machine steps; a non-zero return aborts.
     connection.set_progress_handler(lambda: int(time.monotonic() > deadline), 10_000)
@@ -194,6 +219,10 @@ def _sqlite_rows(
         cursor = connection.execute(text)
         names = [d[0] for d in cursor.description or ()]
         rows = [list(row) for row in cursor.fetchmany(cap + 1)]
+        changed = cursor.rowcount
+        if changed < 0 or len(rows) > cap:
+            cursor.close()  # a RETURNING left unread has made its changes: count them
+            changed = connection.total_changes - total_before
     except SqliteStatementError as exc:
         message = str(exc)
         if "readonly" in message or "read-only" in message:
@@ -205,4 +234,4 @@ def _sqlite_rows(
         raise QueryError(f"SQLite refused the query: {exc}") from None
     finally:
         connection.set_progress_handler(None, 0)
-    return names, rows[:cap], len(rows) > cap
+    return names, rows[:cap], len(rows) > cap, changed

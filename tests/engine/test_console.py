@@ -86,3 +86,55 @@ def test_bad_input(graph):
         run_console_query(graph, "RETURN 1", row_cap=0)
     with pytest.raises(QueryError, match="Kuzu refused"):
         run_console_query(graph, "MATCH (n) RETURN nope(n)")
+
+
+def _count(path, sql: str, *args) -> int:
+    import sqlite3
+
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as connection:
+        return connection.execute(sql, args).fetchone()[0]
+
+
+def test_a_sqlite_write_says_the_rows_it_changed(reference_stores):
+    """A confirmed write said '0 rows in N ms' (its empty result) after deleting rows."""
+    path = reference_stores / EXPERIENCES
+    kind = "success"
+    expected = _count(path, "SELECT count(*) FROM experiences WHERE experience_type = ?", kind)
+    assert expected > 1
+    browser = open_browser(path, writable=True)
+    try:
+        deleted = run_console_query(
+            browser, f"DELETE FROM experiences WHERE experience_type = '{kind}'", allow_write=True
+        )
+        assert deleted.describe().startswith(f"{expected} rows changed in ")
+        again = run_console_query(
+            browser, f"DELETE FROM experiences WHERE experience_type = '{kind}'", allow_write=True
+        )
+        assert again.describe().startswith("0 rows changed in ")
+        made = run_console_query(browser, "CREATE TABLE scratch (a)", allow_write=True)
+        assert made.describe().startswith("0 rows changed in ")
+        # RETURNING cut at the cap: the rows it changed, not the rows it showed.
+        run_console_query(browser, "INSERT INTO scratch VALUES (1), (2), (3)", allow_write=True)
+        returning = run_console_query(
+            browser, "DELETE FROM scratch RETURNING a", row_cap=1, allow_write=True
+        )
+        assert returning.describe().startswith(
+            "1 row (stopped at the cap of 1) returned, 3 rows changed in "
+        )
+    finally:
+        browser.close()
+    assert _count(path, "SELECT count(*) FROM experiences WHERE experience_type = ?", kind) == 0
+
+
+def test_a_kuzu_write_says_written_not_a_count(reference_stores):
+    """Kuzu gives no count for a write: the line says it was written, not '0 rows'."""
+    browser = open_browser(reference_stores / OPS, writable=True)
+    try:
+        result = run_console_query(
+            browser, "MATCH (n:SemanticMemory) SET n.confidence = 0.5", allow_write=True
+        )
+        text = result.describe()
+        assert text.startswith("written in ") and "no count of changed rows" in text
+        assert "0 rows" not in text
+    finally:
+        browser.close()
