@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import time
 
 from conftest import SIZE, settle
@@ -12,6 +13,7 @@ from textual.widgets import TextArea
 from memexplorer.app.explorer_app import create_app
 from memexplorer.app.screens.console_screen import ConsoleScreen
 from memexplorer.app.screens.error_modal import ErrorModal
+from memexplorer.app.screens.help_screen import HelpScreen
 from memexplorer.app.screens.value_modal import ValueModal
 
 OPS = "hierarchical_memory/ops-agent/kuzu_db"
@@ -51,6 +53,25 @@ async def test_run_a_query_and_read_a_value(home):
         assert screen.query_one(TextArea).text.startswith("MATCH (n:SemanticMemory) RETURN count")
         await pilot.press("ctrl+down")
         assert "n.metadata" in screen.query_one(TextArea).text
+
+
+async def test_ctrl_a_selects_the_query_so_typing_replaces_it(home):
+    """ctrl+a went to the line's start (TextArea's own key), so what the operator typed
+    next was added to the old query; help lists the key."""
+    app = create_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _console(pilot)
+        screen.query_one(TextArea).text = "MATCH (n) RETURN n\nLIMIT 3"
+        screen.query_one("#results").focus()  # from anywhere on the screen
+        await pilot.press("ctrl+a")
+        await settle(pilot)
+        await pilot.press(*"RETURN 1")
+        await settle(pilot)
+        assert screen.query_one(TextArea).text == "RETURN 1"
+        await pilot.press("f1")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        assert re.search(r"`ctrl\+a` \| Select all \| Select the whole query", app.screen.markdown)
 
 
 async def test_writes_are_refused_while_read_only(home):

@@ -17,6 +17,8 @@ CONSOLE_COMMANDS = Commands.table("The query console", """
         Show the whole value of the result cell under the cursor
     console_editor    ctrl+e     screen.focus_on('#editor')   Editor          [no footer]
         Move to the query editor
+    console_select    ctrl+a     screen.select_query          Select all      [no footer, priority]
+        Select the whole query in the editor: what you type next replaces it
     console_writing   f6         screen.toggle_writing        Writing         [priority]
         Switch this store to writing (asks first), or back to read-only
     console_undo      f8         screen.undo_write            Undo write      [no footer, priority]

@@ -119,6 +119,13 @@ class ConsoleScreen(ConsoleWrites, SavedQueries):
         self.touched = True
         self.show_mode()
 
+    def action_select_query(self) -> None:
+        """Select the whole query (the editor's own ctrl+a only goes to the line's start,
+        so typed text was added to the old query)."""
+        editor = self.query_one("#editor", TextArea)
+        editor.focus()
+        editor.select_all()
+
     # -- running -----------------------------------------------------------------------
     def action_run(self) -> None:
         text = self.query_one("#editor", TextArea).text
