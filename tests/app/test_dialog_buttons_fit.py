@@ -7,16 +7,19 @@ from __future__ import annotations
 from pathlib import Path
 
 from conftest import settle
+from merge.planted import AGENT, REGION, build_graph_store
 from textual.widgets import Button, Input
 
 from memexplorer.app.explorer_app import create_app
 from memexplorer.app.screens.audit_screen import AuditScreen
 from memexplorer.app.screens.clean_modal import CleanModal
 from memexplorer.app.screens.import_modal import ImportModal
+from memexplorer.app.screens.merge_modal import MergeModal
 from memexplorer.app.screens.redact_modal import RedactModal
 from memexplorer.app.widgets.stores_tree import StoresTree
 from memexplorer.operator.demo import write_demo_home
 from memexplorer.operator.transfer import export_agent_store
+from memexplorer.storage.graph_open import open_graph_store
 
 
 def _shown(button: Button) -> bool:
@@ -98,3 +101,36 @@ async def test_import_preview_shows_its_buttons_and_its_change_at_80x24(tmp_path
         change = modal.query_one("#change")  # what the import will do, in sight too
         assert str(change.render()).startswith("REPLACE")
         assert change.region.intersection(modal.find_widget(change).clip) == change.region
+
+
+async def test_merge_of_a_large_group_shows_its_buttons_at_80x24(tmp_path: Path):
+    """Twenty more copies of the planted deploy-region fact: one group of 23, whose
+    merge adds 22 SUPERSEDES edges; the table's rows pushed Merge and Cancel out."""
+    home = tmp_path / "home" / ".amplihack"
+    store = build_graph_store(home / "hierarchical_memory" / AGENT / "kuzu_db")
+    with open_graph_store(store, read_only=False) as graph:
+        for index in range(4, 24):
+            graph.execute(
+                "CREATE (:SemanticMemory {memory_id: $id, concept: 'deploy region', "
+                "content: $content, confidence: 0.5, source_id: '', agent_id: $agent, "
+                "tags: '[\"deploy\"]', metadata: '{}', created_at: $at, entity_name: ''})",
+                {"id": f"a{index}", "content": REGION, "agent": AGENT,
+                 "at": f"2026-04-{index:02d}T10:00:00"},
+            )  # fmt: skip
+    app = create_app(home)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        await pilot.press("enter", "m")
+        await settle(pilot)
+        modal = app.screen
+        assert isinstance(modal, MergeModal) and modal.plan is not None
+        assert len(modal.plan.edges) >= 20
+        for button in modal.query(Button):
+            assert _shown(button), (button.id, button.region)
+        summary = modal.query_one("#merge-summary")  # what it will do, in sight too
+        assert summary.region.intersection(modal.find_widget(summary).clip) == summary.region
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not isinstance(app.screen, MergeModal)

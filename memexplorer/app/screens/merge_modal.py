@@ -8,7 +8,7 @@ from pathlib import Path
 
 from textual import work
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.widgets import Button, DataTable, Static
 
@@ -81,7 +81,9 @@ class MergeModal(PreviewWriteModal[MergeResult | None]):
         self.plan: MergePlan | None = None
 
     def compose(self) -> ComposeResult:
-        with Vertical() as box:
+        # The dialog scrolls and its buttons keep to its foot: at 80x24 a large group's
+        # rows pushed Merge and Cancel below the screen.
+        with VerticalScroll() as box:
             box.border_title = "Merge duplicates"
             yield Static("Planning the merge…", id="merge-summary", markup=False)
             yield DataTable(id="writes", cursor_type="row", zebra_stripes=True)
@@ -91,7 +93,7 @@ class MergeModal(PreviewWriteModal[MergeResult | None]):
 
     def on_mount(self) -> None:
         self.query_one("#writes", DataTable).add_columns(*WRITE_LABELS)
-        self.query_one("#writes", DataTable).focus()
+        self.query_one("#writes", DataTable).focus(scroll_visible=False)
         self.load_plan()
 
     @work(thread=True, exclusive=True, group="merge-preview", exit_on_error=False)
