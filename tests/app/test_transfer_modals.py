@@ -139,6 +139,36 @@ async def test_import_preview_then_merge_and_replace(home, tmp_path):
     }
 
 
+async def test_the_preview_says_which_edges_are_already_there(home, tmp_path):
+    """The 'already there' column was blank for the edge lists. The file is the store's
+    own export, so each of its edges is in the store, but one SIMILAR_TO edge whose
+    target is changed to an id the store has not got: that one is not."""
+    source = tmp_path / "ops.json"
+    data = _export(home, source)
+    edges = {name: len(rows) for name, rows in data.items() if name.endswith("_edges")}
+    assert edges["similar_to_edges"] > 1 and edges["derives_from_edges"] > 0
+    fresh = data["semantic_nodes"][0]["memory_id"] + "-new"
+    data["similar_to_edges"][0]["target_id"] = fresh
+    data["semantic_nodes"].append({**data["semantic_nodes"][0], "memory_id": fresh})
+    source.write_text(json.dumps(data), encoding="utf-8")
+    expected = {**edges, "similar_to_edges": edges["similar_to_edges"] - 1}
+    app = create_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("i")
+        await settle(pilot)
+        modal = app.screen
+        assert isinstance(modal, ImportModal)
+        await _set(pilot, app, "#source", str(source))
+        await pilot.press("enter")
+        await settle(pilot)
+        table = modal.query_one("#counts", DataTable)
+        shown = {str(row[0]): str(row[2]) for row in map(table.get_row_at, range(table.row_count))}
+        assert {name: shown[name] for name in edges} == {n: f"{c:,}" for n, c in expected.items()}
+        # The nodes' count is as before: ids there, the new one not.
+        assert shown["semantic_nodes"] == f"{len(data['semantic_nodes']) - 1:,}"
+
+
 async def test_import_of_a_bad_file_goes_to_the_error_modal(home, tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text("[1, 2")

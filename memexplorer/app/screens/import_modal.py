@@ -197,7 +197,7 @@ class ImportModal(TaskModal[ImportResult | None]):
         table = self.query_one("#counts", DataTable)
         table.clear()
         for name, count in preview.counts.items():
-            there = preview.existing.get(NODE_TABLES.get(name, ""), None)
+            there = preview.existing.get(NODE_TABLES.get(name, ""), preview.edges_there.get(name))
             table.add_row(cell(name), f"{count:,}", "" if there is None else f"{there:,}")
         self.query_one("#confirm", Button).disabled = False
         self._describe_change()

@@ -1,11 +1,12 @@
 """What an import will do, read before anything is written: the rows per list of the
-file and how many of its ids the agent's store already holds."""
+file, how many of its ids the agent's store already holds, and how many of its edges."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from memexplorer.app.screens.import_edges_there import edges_there
 from memexplorer.memory.hierarchical_transfer import validate_export
 from memexplorer.memory.import_file import read_export
 from memexplorer.operator.rs_sqlite_browse import RsSqliteBrowser
@@ -28,6 +29,8 @@ class ImportPreview:
     counts: dict[str, int]
     existing: dict[str, int]
     store_counts: dict[str, int]
+    #: Per edge list of the file: its edges the store has already (same type and ends).
+    edges_there: dict[str, int] = field(default_factory=dict)
 
 
 def _sqlite_lookup(connection, table: str, ids: list[str], agent: str) -> tuple[int, int]:  # type: ignore[no-untyped-def]
@@ -74,4 +77,4 @@ def read_preview(source: Path, browser, agent: str) -> ImportPreview:  # type: i
             {"agent": agent},
         )
         store_counts[table] = int(mine[0][0])
-    return ImportPreview(source, counts, existing, store_counts)
+    return ImportPreview(source, counts, existing, store_counts, edges_there(doc, graph, sqlite))
