@@ -76,7 +76,9 @@ def test_snapshot_then_diff_with_the_store(reference_stores: Path, capsys) -> No
     assert main(["snapshot", "ops-agent", "--home", str(home), "--json"]) == 0
     snap = json.loads(capsys.readouterr().out)
     path = Path(snap["path"])
-    assert path.parent == home / "backups" / ".snapshots" / "ops-agent"
+    # Kept per store: under the agent, in a folder named by the store it was taken from.
+    assert path.parent.parent == home / "backups" / ".snapshots" / "ops-agent"
+    assert path.parent.name == "hierarchical_memory+ops-agent+kuzu_db"
     assert main(["diff", str(path), "ops-agent", "--home", str(home)]) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"A: snapshot {path} · agent ops-agent")
