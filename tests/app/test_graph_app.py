@@ -190,3 +190,31 @@ async def test_a_sqlite_row_reports_an_error(home):
         app.push_screen(GraphScreen(app.session, NodeRef(experience, "experiences", "x")))
         await settle(pilot, failures=(InvalidInputError,))
         assert "no edges" in app.screen.message
+
+
+async def test_the_line_says_a_node_closed_at_depth_2(hub_app):
+    """x on a neighbour at depth 2 closes it: its leaves go, and the line said only
+    "depth 2" over a drawing that looked like depth 1 (on the demo's memory_graph.db,
+    an episode whose one neighbour is a session: x on the session left two boxes)."""
+    app, ref = hub_app
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.push_screen(GraphScreen(app.session, ref))
+        await settle(pilot)
+        graph = _graph(app)
+        await pilot.press("d")
+        await settle(pilot)
+        status = app.screen.query_one("#status")
+        assert str(status.render()).startswith("depth 2 · ")
+        await pilot.press("right")  # a neighbour of the hub, open at depth 2
+        neighbour = graph.selected_box.node
+        assert graph.hood.nodes[neighbour].expanded
+        await pilot.press("x")
+        await settle(pilot)
+        assert not graph.hood.nodes[neighbour].expanded
+        assert str(status.render()).startswith("depth 2 · 1 node closed (x opens) · ")
+        await pilot.press("x")
+        await settle(pilot)
+        assert graph.hood.nodes[neighbour].expanded
+        assert str(status.render()).startswith("depth 2 · ")
+        assert "closed" not in str(status.render())

@@ -91,7 +91,11 @@ class GraphScreen(OperatorScreen[None]):
             return
         centre = hood.nodes[hood.centre]
         sizes = f"{counted(len(hood.nodes), 'node')}, {counted(len(hood.edges), 'edge')}"
-        line = Text(f"depth {self.view.depth} · {sizes} around ", style="dim")
+        # A node closed with x hides what the depth would draw: the line says so, or it
+        # read "depth 2" over what looked like a depth-1 drawing.
+        closed = sum(1 for n in hood.nodes.values() if n.id in hood.view.collapsed)
+        shut = f" · {counted(closed, 'node')} closed (x opens)" if closed else ""
+        line = Text(f"depth {hood.view.depth}{shut} · {sizes} around ", style="dim")
         line.append(centre.table, style=table_style(centre.table)).append(f" {centre.label}")
         node = hood.nodes[box.node]
         selected = Text("▶ ")
