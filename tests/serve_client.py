@@ -24,7 +24,7 @@ from rich.cells import cell_len
 
 #: Terminal input as xterm.js sends it for keys the tests press.
 KEYS = {"delete": "\x1b[3~", "escape": "\x1b", "f6": "\x1b[17~", "ctrl+r": "\x12",
-        "home": "\x01", "ctrl+k": "\x0b", "enter": "\r", "down": "\x1b[B"}  # fmt: skip
+        "home": "\x1b[H", "ctrl+k": "\x0b", "enter": "\r", "down": "\x1b[B"}  # fmt: skip
 _ESCAPE = re.compile(r"\x1b(\[([0-?]*)[ -/]*([@-~])|\][^\x07\x1b]*(\x07|\x1b\\)|[@-Z\\-_])")
 
 
