@@ -165,3 +165,21 @@ def test_python_dash_m_runs_the_cli():
     done = subprocess.run([sys.executable, "-m", "memexplorer", "--version"],
                           capture_output=True, text=True, timeout=60)  # fmt: skip
     assert done.returncode == 0 and done.stdout.startswith("memexplorer ")
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_help_keeps_each_written_line_whole_at_80_columns(name: str, monkeypatch, capsys):
+    """A description or example keeps its own line breaks; a line wider than an
+    80-column terminal was broken in two mid-sentence ("… locked by another" /
+    "process or …") or mid-command (an example's last word on a line of its own)."""
+    monkeypatch.setenv("COLUMNS", "80")
+    cli = build_cli()
+    with click.Context(cli) as ctx:
+        command = cli.get_command(ctx, name)
+    written = [command.help or "", command.epilog or ""]
+    kept = [line.strip() for text in written if "\n" in text for line in text.splitlines()]
+    with pytest.raises(SystemExit):
+        main([name, "--help"])
+    shown = [line.strip() for line in capsys.readouterr().out.splitlines()]
+    broken = [line for line in kept if line and line not in shown]
+    assert not broken, broken

@@ -61,9 +61,11 @@ def test_every_screen_styles_itself_from_tcss_files_of_the_package():
 def test_every_dialog_lists_the_shared_stylesheet_first():
     from memexplorer.app.screens.modal_dialog import DIALOG_CSS, ModalDialog
     from memexplorer.app.screens.operator_screen import OperatorModal
+    from memexplorer.app.screens.preview_write_modal import PreviewWriteModal
     from memexplorer.app.screens.task_modal import TaskModal
 
-    bases = (ModalDialog, OperatorModal, TaskModal)  # what dialogs derive from, styled by them
+    # what dialogs derive from, styled by them
+    bases = (ModalDialog, OperatorModal, TaskModal, PreviewWriteModal)
     dialogs = [cls for cls in _screens() if issubclass(cls, ModalDialog) and cls not in bases]
     assert len(dialogs) >= 11
     for cls in dialogs:

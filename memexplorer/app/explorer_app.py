@@ -19,6 +19,7 @@ from memexplorer.app.config import Config, load_config
 from memexplorer.app.control_filter import ControlCharacterFilter
 from memexplorer.app.explorer_commands import APP_COMMANDS
 from memexplorer.app.operator_session import OperatorSession
+from memexplorer.app.plain_notifications import PlainNotifications
 from memexplorer.app.screens.error_modal import ErrorModal
 from memexplorer.app.screens.main_screen import MainScreen
 from memexplorer.app.screens.node_detail_screen import NodeDetailScreen
@@ -30,7 +31,7 @@ from memexplorer.operator.store_watch import store_place
 __all__ = ["MemExplorerApp", "create_app"]
 
 
-class MemExplorerApp(App[None]):
+class MemExplorerApp(PlainNotifications):
     """Explore the memory stores under one folder."""
 
     TITLE = "memexplorer"

@@ -91,7 +91,8 @@ class _Text:
                 cut = exc.pos >= len(self.buf) - 6 or exc.msg.startswith(_TRUNCATED)
                 if cut and self._grow(where):
                     continue
-                self.fail(f"{exc.msg} in {where}", self.base + exc.pos)
+                # json's "… starting at" waits for a place; fail() gives it apart.
+                self.fail(f"{exc.msg.removesuffix(' at')} in {where}", self.base + exc.pos)
             except RecursionError:
                 raise ImportDataError(
                     f"{self.source} nests arrays or objects too deeply to be read ({where}); "

@@ -43,7 +43,9 @@ class FlatCatalog:
 
 
 def live_agent_counts(graph: GraphStore) -> dict[str, dict[str, int]]:
-    """Live memories per agent and memory table, as inspection's summaries report them."""
+    """Live memories per agent and memory table, as inspection's summaries report them,
+    agents sorted by name: Kuzu returns its groups in no fixed order (it changed between
+    two runs on one store), and every other kind of store lists its agents sorted."""
     catalog = FlatCatalog(graph)
     counts: dict[str, dict[str, int]] = {}
     for table in catalog.tables:
@@ -55,7 +57,7 @@ def live_agent_counts(graph: GraphStore) -> dict[str, dict[str, int]]:
         )
         for agent, count in rows:
             counts.setdefault(agent or "", {})[table.label] = count
-    return counts
+    return dict(sorted(counts.items()))
 
 
 def _importance(props: dict[str, Any], metadata: dict[str, Any]) -> int | None:

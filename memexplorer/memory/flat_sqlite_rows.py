@@ -69,10 +69,12 @@ def install_live(connection: SqliteConnection) -> None:
 
 
 def live_agent_counts(connection: SqliteConnection) -> dict[str, dict[str, int]]:
-    """Live memory_entries per agent, as inspection's summaries report them."""
+    """Live memory_entries per agent, as inspection's summaries report them (sorted by
+    agent: SQL promises no order without ORDER BY)."""
     install_live(connection)
     rows = connection.execute(
-        f"SELECT agent_id, count(*) FROM memory_entries WHERE {LIVE} GROUP BY agent_id",
+        f"SELECT agent_id, count(*) FROM memory_entries WHERE {LIVE} GROUP BY agent_id "
+        "ORDER BY agent_id",
         {"now": utc_now().timestamp()},
     )
     return {agent or "": {"memory_entries": count} for agent, count in rows}

@@ -44,8 +44,9 @@ def read_export(source: Path) -> dict[str, Any]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
+        said = exc.msg.removesuffix(" at")  # "… starting at" + " at line": one "at"
         raise ImportDataError(
-            f"{source} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}",
+            f"{source} is not valid JSON: {said} at line {exc.lineno}, column {exc.colno}",
             hint="The file may be truncated; export it again.",
         ) from None
     except RecursionError:

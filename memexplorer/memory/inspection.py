@@ -78,11 +78,12 @@ class StoreSummary:
 
     def counts_by_agent(self) -> dict[str, dict[str, int]]:
         """Every agent with every table of the store, 0 where it has no rows, so
-        scripts see the same tables for each agent as the text table shows."""
+        scripts see the same tables for each agent as the text table shows, and the
+        agents in its order too: sorted by name, whichever kind of store."""
         tables = sorted({table for counts in self.agents.values() for table in counts})
         return {
             agent: {table: counts.get(table, 0) for table in tables}
-            for agent, counts in self.agents.items()
+            for agent, counts in sorted(self.agents.items())
         }
 
     def to_dict(self) -> dict[str, object]:
@@ -231,8 +232,9 @@ def _summarize_sqlite(fmt: StoreFormat) -> StoreSummary:
 
 
 def summarize_store(path: str | Path | StoreFormat) -> StoreSummary:
-    """Kind, engine, storage version and per-agent table counts of one store."""
+    """Kind, engine, storage version and per-agent table counts of one store, its
+    agents sorted by name whatever the kind (engines group rows in no fixed order)."""
     fmt = path if isinstance(path, StoreFormat) else sniff(path)
-    if fmt.engine == "sqlite":
-        return _summarize_sqlite(fmt)
-    return _summarize_graph(fmt)
+    summary = _summarize_sqlite(fmt) if fmt.engine == "sqlite" else _summarize_graph(fmt)
+    summary.agents = dict(sorted(summary.agents.items()))
+    return summary

@@ -12,12 +12,12 @@ import json
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from memexplorer.operator.saved_rows import SavedTable
-from memexplorer.storage.atomic_files import publish_folder, write_new_file
+from memexplorer.storage.atomic_files import atomic_file, publish_folder, write_new_file
 from memexplorer.storage.exceptions import InvalidInputError, MemoryError
 from memexplorer.storage.private_dirs import make_private_dirs
 
@@ -33,6 +33,7 @@ __all__ = [
     "TableRestore",
     "backups_folder",
     "list_backups",
+    "mark_restored",
     "private_backups_dirs",
     "read_backup",
     "read_manifest",
@@ -205,6 +206,14 @@ def _read_json(path: Path) -> Any:
         return json.loads(path.read_text())
     except (OSError, ValueError) as exc:
         raise BadBackupError(f"Cannot read {path} ({exc})") from None
+
+
+def mark_restored(path: Path, details: dict[str, Any]) -> None:
+    """Note in backup ``path`` that what it saved was put back (a restore, an undo),
+    when and how: the Backups list then says so."""
+    marker = {"restored_at": datetime.now(UTC).isoformat(), **details}
+    with atomic_file(path / RESTORED, temporary=path / f".{RESTORED}.tmp") as out:
+        out.write(json.dumps(marker, indent=2).encode())
 
 
 def _restored_at(path: Path) -> str | None:

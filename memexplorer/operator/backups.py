@@ -25,7 +25,6 @@ from typing import Any, Literal
 from memexplorer import __version__
 from memexplorer.operator.backup_records import (
     BACKUP_FORMAT,
-    RESTORED,
     BackupError,
     BackupRecord,
     BadBackupError,
@@ -33,6 +32,7 @@ from memexplorer.operator.backup_records import (
     TableRestore,
     backups_folder,
     list_backups,
+    mark_restored,
     read_backup,
     read_manifest,
     record_from_manifest,
@@ -42,7 +42,6 @@ from memexplorer.operator.graph_rows_write import insert_edges, insert_nodes, re
 from memexplorer.operator.saved_rows import SavedTable
 from memexplorer.operator.sqlite_rows import insert_rows, rebuild_fts, replace_rows
 from memexplorer.operator.write_gate import write_gate
-from memexplorer.storage.atomic_files import atomic_file
 from memexplorer.storage.exceptions import InvalidInputError, StoreNotFoundError
 from memexplorer.storage.graph_open import open_graph_store
 from memexplorer.storage.sqlite_writer import sqlite_writer
@@ -182,8 +181,5 @@ def restore_backup(backup_path: str | Path) -> RestoreResult:
         else:
             counts = _restore_graph(store, tables, mode)
     result = RestoreResult(record.path, store, counts, whole_store=mode == "file")
-    marker = {"restored_at": datetime.now(UTC).isoformat(), **result.to_dict()}
-    temporary = record.path / f".{RESTORED}.tmp"
-    with atomic_file(record.path / RESTORED, temporary=temporary) as out:
-        out.write(json.dumps(marker, indent=2).encode())
+    mark_restored(record.path, result.to_dict())
     return result

@@ -18,6 +18,7 @@ from typing import Any
 
 from memexplorer.memory.hierarchical_schema import FACT_FIELDS
 from memexplorer.memory.rs_sqlite_schema import EDGE_TABLES
+from memexplorer.operator.backup_records import mark_restored
 from memexplorer.operator.correct_write import CORRECTION_FILE, SET_STATEMENTS, open_for_writing
 from memexplorer.operator.rs_sqlite_write import open_rs_writable
 from memexplorer.operator.write_gate import write_gate
@@ -65,7 +66,9 @@ def undo_correction(backup: str | Path) -> UndoResult:
             _undo_sqlite(store, plan)
         else:
             _undo_graph(store, plan)
-    return UndoResult(store, plan["node"]["memory_id"], len(plan["edges"]), len(plan["changes"]))
+    result = UndoResult(store, plan["node"]["memory_id"], len(plan["edges"]), len(plan["changes"]))
+    mark_restored(Path(backup), {"undone": result.to_dict()})  # the list says it was undone
+    return result
 
 
 def _read_plan(backup: Path) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from memexplorer.operator.backups import backups_folder, list_backups
 from memexplorer.operator.rs_sqlite_transfer import rs_store_path
 from memexplorer.operator.transfer_common import transfer_store_path
 from memexplorer.operator.transfer_export import export_agent_store
+from memexplorer.operator.wording import rows_and_edges
 from memexplorer.storage.backend_choice import amplihack_home
 from memexplorer.storage.names import validate_agent_name
 from memexplorer.storage.progress import TaskControl
@@ -100,15 +101,22 @@ def list_snapshots(agent: str, home: str | Path | None = None) -> list[Snapshot]
     return sorted(found, key=lambda s: s.taken_at, reverse=True)
 
 
-def agent_timeline(agent: str, home: str | Path | None = None) -> list[TimelineEntry]:
-    """The agent's snapshots and the backups that hold it, newest first."""
+def agent_timeline(
+    agent: str, home: str | Path | None = None, store: Path | None = None
+) -> list[TimelineEntry]:
+    """The agent's snapshots and the backups that hold it, newest first: with
+    ``store``, only that store's backups (the agent's other stores, its experiences
+    or cognitive memory, have backups that are no point in this one's past)."""
     entries = [
         TimelineEntry("snapshot", s.path, s.taken_at, f"snapshot · {s.size:,} bytes")
         for s in list_snapshots(agent, home)
     ]
+    place = store.resolve() if store is not None else None
     for record in list_backups(amplihack_home(home)):
-        if agent in record.agents:
-            kind = "whole store" if record.whole_store else f"{sum(record.counts.values())} row(s)"
+        if agent in record.agents and (store is None or record.store.resolve() == place):
+            nodes = sum(n for table, n in record.counts.items() if not table.isupper())
+            edges = sum(record.counts.values()) - nodes  # rel tables are named in capitals
+            kind = "whole store" if record.whole_store else rows_and_edges(nodes, edges)
             taken = record.created_at
             if taken.tzinfo is None:
                 taken = taken.replace(tzinfo=UTC)

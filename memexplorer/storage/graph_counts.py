@@ -85,7 +85,8 @@ def agent_counts(
 ) -> dict[str, dict[str, int]]:
     """Agent -> table -> rows, for the node tables with an agent column and the rel
     tables, counting the edges that start from such a node. An agent with rows has
-    every rel table, 0 where it has no edge."""
+    every rel table, 0 where it has no edge. Agents come sorted by name (the engine
+    returns its groups in no fixed order)."""
     if columns is None:
         tables = [*graph.node_tables(), *graph.rel_tables()]
         columns = {t: {c for c, _ in graph.columns(t)} for t in tables}
@@ -106,7 +107,7 @@ def agent_counts(
             out[agent][name] = counts.get(agent, 0)
         for agent, count in counts.items():
             out.setdefault(agent, {})[name] = count
-    return out
+    return dict(sorted(out.items()))
 
 
 def table_totals(graph: GraphStore, tables: list[str]) -> dict[str, int]:

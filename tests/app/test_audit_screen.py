@@ -122,6 +122,7 @@ async def test_redact_preview_cancel_confirm_and_undo(kind, reference_stores):
         backups = operator_home(reference_stores, store) / "backups"
         assert f"under {backups}." in modal.summary()
         summary = " ".join(modal.summary().split())
+        assert summary.startswith("Replace every secret in 2 values of 1 store with")
         assert f"This writes to {store}, though the app browses it read-only" in summary
         rewrite = "rewritten into a fresh file, so the old values leave its bytes"
         assert (rewrite in summary) == (store.suffix != ".db")  # graph stores only

@@ -24,3 +24,12 @@ def test_no_help_page_shows_an_internal_key_name():
     assert len(keys) > 60
     internal = [k for k in keys if re.search(r"[a-z]_[a-z]|^colon$|_sign", k)]
     assert not internal, internal
+
+
+def test_every_help_heading_reads_as_a_title():
+    """Each screen's heading in help is a title like its neighbours' ("Stores and
+    tables", "A node"), never the bare lower-case id some showed ("duplicates", "merge")."""
+    headings = re.findall(r"^## (.+)$", help_markdown([APP_COMMANDS, *EVERY_SCREEN]), re.M)
+    assert len(headings) == 1 + len(EVERY_SCREEN)
+    bare = [heading for heading in headings if not heading[:1].isupper()]
+    assert not bare, bare

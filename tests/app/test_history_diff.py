@@ -5,6 +5,7 @@ the facts the clean removed (read from the reference library's own export)."""
 from __future__ import annotations
 
 import json
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -182,3 +183,25 @@ async def test_history_of_a_rust_sqlite_agent(rust_sqlite_home: Path) -> None:
         await settle(pilot)
         assert isinstance(app.screen, DiffScreen) and app.screen.report.diff.empty
         assert app.screen.report.b.path.name == "ops-agent.db"
+
+
+async def test_history_lists_only_this_store_s_backups(home: Path) -> None:
+    """Another store of the same agent (its experiences) has backups of its own; they
+    are not points in this store's past (one was listed, and enter on it failed with
+    a Binder exception: the diff read the experience store as a hierarchical one)."""
+    experiences = home / "memory" / "ops-agent" / "experiences.db"
+    other = clean_store(clean_target(experiences), Selection("*"), home=home)
+    assert "ops-agent" in other.backup.agents  # the same agent, in another store
+    mine = clean_store(clean_target(_store(home)),
+                       Selection("service ports", agent="ops-agent"), home=home)  # fmt: skip
+    app = create_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("h")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, HistoryScreen) and screen.store == _store(home)
+        assert [entry.path for entry in screen.entries] == [mine.backup.path]
+        # Said in words, nodes apart from edges (it read "12 row(s)", edges counted in).
+        assert re.fullmatch(r"backup before clean · \d+ rows? and \d+ edges?",
+                            screen.entries[0].label), screen.entries[0].label  # fmt: skip

@@ -109,7 +109,7 @@ async def test_import_preview_then_merge_and_replace(home, tmp_path):
         assert preview.counts["semantic_nodes"] == semantic
         assert preview.existing["SemanticMemory"] == semantic  # every id is there already
         rows = modal.query_one("#counts", DataTable)
-        assert rows.get_row_at(0)[:2] == ["semantic_nodes", f"{semantic:,}"]
+        assert [str(cell) for cell in rows.get_row_at(0)[:2]] == ["semantic_nodes", f"{semantic:,}"]
         assert "REPLACE" in str(modal.query_one("#change").render())
         await pilot.press("ctrl+t")
         assert "MERGE: 0 new nodes" in str(modal.query_one("#change").render())

@@ -115,6 +115,8 @@ async def test_console_write_refused_read_only_then_confirmed_and_undone(home):
         assert "Parameters" in shown and "whole store is saved" in shown
         await _press(pilot, "escape")  # cancelled: nothing written, no backup
         assert app.screen is screen and list_backups(home) == []
+        # The line says so (it kept "refused: the store is read-only" from before).
+        assert str(screen.query_one("#status").render()) == "cancelled: nothing was written"
         await _type_and_run(pilot, screen, write)
         await _press(pilot, "y")
         assert app.screen is screen

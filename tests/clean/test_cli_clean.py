@@ -213,3 +213,14 @@ def test_backups_belong_to_the_stores_home_and_the_undo_runs_as_printed(referenc
     restored = cli(*command[1:])
     assert restored.returncode == 0, restored.stderr
     assert dump_store(store) == before
+
+
+def test_backups_of_a_home_that_is_not_there_is_bad_input(tmp_path, capsys):
+    """A mistyped --home is said, as every other command says it (it printed "no
+    backups in …/backups" and exited 0, so the typo went unseen)."""
+    missing = tmp_path / "no-such-home"
+    assert main(["backups", "--home", str(missing)]) == 2
+    err = capsys.readouterr().err
+    assert f"No amplihack home at {missing}" in err and "--home" in err
+    assert main(["backups", "--home", str(tmp_path)]) == 0  # a home with none yet
+    assert f"no backups in {tmp_path / 'backups'}" in capsys.readouterr().out

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from memexplorer.memory.hierarchical_memory import HierarchicalMemory
+from memexplorer.operator.backups import list_backups
 from memexplorer.operator.correct_read import correction_request, plan_correction
 from memexplorer.operator.correct_undo import undo_correction
 from memexplorer.operator.correct_write import correct_fact
@@ -87,11 +88,16 @@ def test_undo_puts_the_lowered_confidence_back(
     wish = correction_request(AGENT, ids["five"], "checkout-api runs 7 replicas")
     before = dump_store(store)
     result = correct_fact(plan_correction(store, wish), wish, home=tmp_path / "home")
+    (kept,) = list_backups(tmp_path / "home")
+    assert not kept.restored
     undone = undo_correction(result.backup.path)
     assert (undone.edges_removed, undone.properties_restored) == (4, 2)
     nodes, edges = dump_store(store)
     assert nodes == before[0]
     assert sorted(edges) == sorted(before[1])
+    # The Backups list says it was undone (it said "restored: no", as if still written).
+    (kept,) = list_backups(tmp_path / "home")
+    assert kept.restored and kept.restored_at
 
 
 def test_the_chain_shows_the_correction_as_its_current_value(

@@ -11,6 +11,7 @@ import pytest
 
 from memexplorer.memory import export_reader
 from memexplorer.memory.export_reader import iter_export
+from memexplorer.memory.import_file import read_export
 from memexplorer.storage.exceptions import ImportDataError
 
 
@@ -119,6 +120,12 @@ def test_every_cut_of_a_file_is_refused(tmp_path, monkeypatch):
         ('{"semantic_nodes": [{"memory_id": "a"}, {"memory_id": }]}', "in semantic_nodes[1]"),
         ('{"semantic_nodes": []} []', "text after the export object"),
         ('{"a": 1,}', "a key of the export object"),
+        # json says "Unterminated string starting at" and gives the place apart:
+        # the record's name may not land after the "at" ("starting at in …").
+        (
+            '{"semantic_nodes": [{"memory_id": "a',
+            "string starting in semantic_nodes[0] (character 34)",
+        ),
     ],
 )
 def test_wrong_json_is_named_by_its_record(tmp_path, text, words):
@@ -143,3 +150,13 @@ def test_a_lone_surrogate_is_refused_with_its_path(tmp_path):
     )
     with pytest.raises(ImportDataError, match=r"semantic_nodes\[1\]\.tags\[0\]"):
         list(iter_export(path))
+
+
+def test_a_cut_string_is_placed_in_words_by_the_whole_file_reader(tmp_path):
+    """read_export (the import preview, diffs) says where a cut string starts in plain
+    words: it said "Unterminated string starting at at line 1, column 35"."""
+    path = tmp_path / "cut.json"
+    path.write_text('{"semantic_nodes": [{"memory_id": "a')  # its last quote: column 35
+    with pytest.raises(ImportDataError) as caught:
+        read_export(path)
+    assert "not valid JSON: Unterminated string starting at line 1, column 35" in str(caught.value)

@@ -12,6 +12,7 @@ from textual.message import Message
 from textual.widgets import Button, DataTable, Footer, Header, Static
 from textual.worker import Worker
 
+from memexplorer.app.literal import cell
 from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.backups_commands import BACKUPS_COMMANDS, RESTORE_COMMANDS
 from memexplorer.app.screens.modal_dialog import DIALOG_CSS
@@ -22,6 +23,7 @@ from memexplorer.operator.backup_diff import StoreDifference, whole_store_differ
 from memexplorer.operator.backups import BackupRecord, RestoreResult, list_backups, restore_backup
 from memexplorer.operator.wording import (
     counted,
+    distinct_places,
     restored_summary,
     rows_and_edges,
     whole_store_question,
@@ -144,16 +146,17 @@ class BackupsScreen(OperatorScreen[None]):
         table = self.query_one("#list", DataTable)
         row = table.cursor_row
         table.clear()
-        for record in self.records:
+        places = _places([record.store for record in self.records], self.home)
+        for record, place in zip(self.records, places, strict=True):
             nodes = sum(c for name, c in record.counts.items() if not name.isupper())
             edges = sum(record.counts.values()) - nodes
             counts = "whole store" if record.whole_store else rows_and_edges(nodes, edges)
             table.add_row(
                 f"{record.created_at:%Y-%m-%d %H:%M:%S}",
-                record.action,
-                record.kind,
-                _short(record.store),
-                ", ".join(record.agents) or "—",
+                cell(record.action),
+                cell(record.kind),
+                cell(place),
+                cell(", ".join(record.agents) or "—"),
                 counts,
                 f"yes {record.restored_at[:19]}" if record.restored_at else "no",
             )
@@ -167,6 +170,11 @@ class BackupsScreen(OperatorScreen[None]):
     def action_restore(self) -> None:
         record = self.row_at_cursor("#list", self.records, "There are no backups to restore")
         if record is None:
+            return
+        if record.restore_mode == "merge" and record.restored_at:
+            # Its edges are gone and its values back: there is nothing left to ask about.
+            self.notify(f"This merge was taken back already, at {record.restored_at[:19]}: "
+                        "nothing to restore", severity="warning")  # fmt: skip
             return
 
         def answered(yes: bool | None) -> None:
@@ -198,6 +206,9 @@ class BackupsScreen(OperatorScreen[None]):
         report_failed_worker(event, self.session)
 
 
-def _short(path: Path) -> str:
-    """The store's last three parts: enough to tell agents' stores apart."""
-    return "/".join(path.parts[-3:])
+def _places(stores: list[Path], home: Path) -> list[str]:
+    """Each store as told apart: under the home by its place there (three parts, more
+    where two would read the same), elsewhere by its whole path."""
+    under = distinct_places(stores, home, shortest=3)
+    return [place if store.is_relative_to(home) else str(store)
+            for store, place in zip(stores, under, strict=True)]  # fmt: skip

@@ -18,6 +18,7 @@ from textual.message import Message
 from textual.widgets import DataTable, Footer, Header, Static
 from textual.worker import Worker
 
+from memexplorer.app.literal import cell
 from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.chain_commands import CHAIN_COMMANDS
 from memexplorer.app.screens.operator_screen import OperatorScreen
@@ -149,7 +150,8 @@ class ChainScreen(OperatorScreen[None]):
         for index, chain in enumerate(self.chains):
             concept = chain.concept if len(chain.concept) <= 24 else chain.concept[:23] + "…"
             marks = "".join(_FLAG_MARKS[flag] for flag in chain.flags)
-            table.add_row(concept, str(len(chain.steps)), chain.last_change[:16].replace("T", " "),
+            table.add_row(cell(concept), str(len(chain.steps)),
+                          cell(chain.last_change[:16].replace("T", " ")),
                           Text(marks, style="bold yellow"), key=str(index))  # fmt: skip
         if not self.chains:
             self.query_one("#chain-title", Static).update(

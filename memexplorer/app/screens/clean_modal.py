@@ -8,7 +8,7 @@ from pathlib import Path
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Button, DataTable, Input, Static
 
@@ -70,9 +70,11 @@ class CleanModal(PreviewWriteModal[CleanResult | None]):
             yield Static(self.what, id="what", markup=False)
             yield Input(self.selection.pattern, placeholder="session ids: glob with * and ?",
                         id="pattern", disabled=not self.sessions)  # fmt: skip
-            yield Static("Looking for what matches…", id="summary", markup=False)
-            yield DataTable(id="counts", cursor_type="none", zebra_stripes=True)
-            yield DataTable(id="sample", cursor_type="row")
+            # What it lists scrolls, so the buttons stay on screen at any size.
+            with VerticalScroll(id="body"):
+                yield Static("Looking for what matches…", id="summary", markup=False)
+                yield DataTable(id="counts", cursor_type="none", zebra_stripes=True)
+                yield DataTable(id="sample", cursor_type="row")
             with Horizontal(id="buttons"):
                 yield Button("Delete (y)", variant="error", id="confirm", disabled=True)
                 yield Button("Cancel (esc)", id="cancel")
@@ -84,7 +86,7 @@ class CleanModal(PreviewWriteModal[CleanResult | None]):
         if self.sessions:
             self.query_one("#pattern", Input).focus()
         else:
-            self.query_one("#sample", DataTable).focus()
+            self.query_one("#sample", DataTable).focus(scroll_visible=False)
         self.run_preview()
 
     def run_preview(self) -> None:

@@ -35,7 +35,7 @@ class ConfirmModal(ModalDialog[bool | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(self.question, id="question")
+            yield Static(self.question, id="question", markup=False)  # names a store
             for detail in self.details:
                 yield Static(detail, classes="detail")
             with Horizontal(id="buttons"):

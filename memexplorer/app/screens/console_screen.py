@@ -21,6 +21,7 @@ from textual.widgets import Footer, Header, Static, TextArea
 from textual.worker import Worker, WorkerState
 from textual_fastdatatable import DataTable
 
+from memexplorer.app.literal import literal
 from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.console_commands import CONSOLE_COMMANDS
 from memexplorer.app.screens.console_writes import ConsoleWrites
@@ -193,7 +194,10 @@ class ConsoleScreen(ConsoleWrites, SavedQueries):
         results = self.query_one("#results", Vertical)
         await results.remove_children()
         if result.data.num_columns:
-            await results.mount(DataTable(data=result.data, max_column_content_width=40, id="grid"))
+            labels = [literal(name) for name in result.data.column_names]
+            grid = DataTable(data=result.data, column_labels=labels, render_markup=False,
+                             max_column_content_width=40, id="grid")  # fmt: skip
+            await results.mount(grid)
         else:
             await results.mount(Static("The query returned no columns."))
         self.finished(result.describe())

@@ -97,6 +97,8 @@ class ConsoleWrites(UndoOffer[BackupRecord], WritingToggle):
         if ok:
             self.starting("backing up the store, then writing…")
             self.write(text, home)
+        else:
+            self.finished("cancelled: nothing was written")
 
     @work(thread=True, exclusive=True, group="console", exit_on_error=False)
     def write(self, text: str, home: Path) -> None:

@@ -4,7 +4,7 @@ from memexplorer.app.command import Commands
 
 __all__ = ["CORRECT_COMMANDS"]
 
-CORRECT_COMMANDS = Commands.table("correct", """
+CORRECT_COMMANDS = Commands.table("Correct a fact", """
     correct_preview  ctrl+o  screen.preview  Preview  [priority]
         Work out every row, edge and property change the correction writes
     correct_confirm  ctrl+s  screen.confirm  Write    [priority]

@@ -20,6 +20,7 @@ from textual.message import Message
 from textual.widgets import DataTable, Footer, Header, Static
 from textual.worker import Worker
 
+from memexplorer.app.literal import cell, literal
 from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.diff_commands import DIFF_COMMANDS
 from memexplorer.app.screens.operator_screen import OperatorScreen
@@ -122,10 +123,10 @@ class DiffScreen(OperatorScreen[None]):
         tables = self.query_one("#diff-tables", DataTable)
         for table in report.diff.tables:
             if table.skipped:
-                tables.add_row(table.table, "", "", Text("n/a", style="dim"), key=table.table)
+                tables.add_row(cell(table.table), "", "", Text("n/a", style="dim"), key=table.table)
                 continue
             counts = (len(table.added), len(table.removed), len(table.changed))
-            tables.add_row(table.table, *(Text(str(n), style="dim" if not n else "bold")
+            tables.add_row(cell(table.table), *(Text(str(n), style="dim" if not n else "bold")
                                           for n in counts), key=table.table)  # fmt: skip
         chains = len(report.diff.chains)
         tables.add_row(_CHAINS, Text(str(chains), style="bold" if chains else "dim"), "", "",
@@ -149,7 +150,7 @@ class DiffScreen(OperatorScreen[None]):
         records = self.query_one("#diff-records", DataTable)
         records.clear()
         self.keys.clear()
-        records.border_title = name
+        records.border_title = literal(name)
         if name == _CHAINS:
             for number, chain in enumerate(self.report.diff.chains):
                 before = "; ".join(_short(h["content"], 30) for h in chain.before)
@@ -181,7 +182,7 @@ class DiffScreen(OperatorScreen[None]):
     def _add(self, records: DataTable, mark: Text, what: Text, key: str, row: str) -> None:
         shown = key if len(key) <= _KEY_WIDTH else key[: _KEY_WIDTH - 1] + "…"
         self.keys[row] = key
-        records.add_row(mark, shown, what, key=row)
+        records.add_row(mark, cell(shown), what, key=row)
 
     @staticmethod
     def _more(records: DataTable, mark: str, count: int) -> None:

@@ -4,7 +4,7 @@ from memexplorer.app.command import Commands
 
 __all__ = ["DUPLICATES_COMMANDS"]
 
-DUPLICATES_COMMANDS = Commands.table("duplicates", """
+DUPLICATES_COMMANDS = Commands.table("Duplicate facts", """
     duplicates_merge   m                     screen.merge             Merge           [rank 1]
         Preview, then merge the group: the kept fact supersedes the others (after a backup)
     duplicates_keep    k                     screen.keep              Keep this       [rank 2]

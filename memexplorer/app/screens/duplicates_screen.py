@@ -20,6 +20,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import DataTable, Footer, Header, Static
 
+from memexplorer.app.literal import cell
 from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.duplicates_commands import DUPLICATES_COMMANDS
 from memexplorer.app.screens.duplicates_search import DuplicatesSearch
@@ -97,8 +98,8 @@ class DuplicatesScreen(DuplicatesSearch):
         groups = self.query_one("#groups", DataTable)
         groups.clear()
         for index, group in enumerate(report.groups):
-            groups.add_row(_short(group.concept, 60), str(len(group.facts)),
-                           group.newest.created_at[:16], key=str(index))  # fmt: skip
+            groups.add_row(cell(_short(group.concept, 60)), str(len(group.facts)),
+                           cell(group.newest.created_at[:16]), key=str(index))  # fmt: skip
         found = (f"{counted(len(report.groups), 'group')} of "
                  f"{counted(report.duplicates, 'duplicate')}" if report.groups
                  else "no duplicates")  # fmt: skip
@@ -137,7 +138,7 @@ class DuplicatesScreen(DuplicatesSearch):
             chosen = self.choice.is_in(group, fact.memory_id)
             mark = Text("[x]") if chosen else Text("[ ]", style="dim")
             facts.add_row(mark, Text("keep", style="bold green") if kept else score,
-                          fact.memory_id, fact.created_at[:16],
+                          cell(fact.memory_id), cell(fact.created_at[:16]),
                           Text(_short(fact.content, width), style="" if chosen else "dim strike"),
                           key=fact.memory_id)  # fmt: skip
 

@@ -12,6 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, RadioSet, Static
 from textual.worker import Worker
 
+from memexplorer.app.literal import literal
 from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.export_commands import EXPORT_COMMANDS
 from memexplorer.app.screens.modal_dialog import DIALOG_CSS
@@ -24,6 +25,7 @@ from memexplorer.operator.transfer import ExportResult, export_agent_store
 from memexplorer.storage.progress import TaskControl
 
 _SUFFIX = {"json": ".json", "raw-db": ".db"}
+_NOTHING_YET = "Nothing is written until you export."
 
 
 def default_output(agent: str, fmt: str = "json", today: date | None = None) -> str:
@@ -40,7 +42,8 @@ class ExportModal(TaskModal[ExportResult | None]):
         "node and edge, readable by `memexplorer import` and the reference library), "
         "**raw-db** a copy of the whole store file. The path completes as you type (**right** "
         "takes the suggestion). **ctrl+s** (or the Export button, or enter in the path) "
-        "starts; the bar shows each table read and the file written. **escape** closes "
+        "starts; the bar shows each table read and the file written. A file that exists "
+        "is replaced only at a second **ctrl+s** on the same path. **escape** closes "
         "without writing, or cancels a running export: the file is written whole or not at all."
     )
     SCREEN_COMMANDS = EXPORT_COMMANDS
@@ -56,10 +59,12 @@ class ExportModal(TaskModal[ExportResult | None]):
         self.store = store
         self.today = today
         self.format = "json"
+        #: The existing file the operator chose to replace (a second ctrl+s on it).
+        self.replacing: str | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
-            box.border_title = f"Export {self.agent}"
+            box.border_title = literal(f"Export {self.agent}")
             yield Static(f"From {self.store}", markup=False)
             with RadioSet(id="format"):
                 yield MarkedRadioButton("json (transfer format 1.1)", value=True, id="json")
@@ -68,7 +73,7 @@ class ExportModal(TaskModal[ExportResult | None]):
                 default_output(self.agent, today=self.today), id="output",
                 suggester=PathSuggester(),
             )  # fmt: skip
-            yield Static("Nothing is written until you export.", id="note", markup=False)
+            yield Static(_NOTHING_YET, id="note", markup=False)
             yield TaskProgress()
             with Horizontal(id="buttons"):
                 yield Button("Export (ctrl+s)", variant="primary", id="start")
@@ -85,6 +90,12 @@ class ExportModal(TaskModal[ExportResult | None]):
         if box.value == default_output(self.agent, old, self.today):
             box.value = default_output(self.agent, self.format, self.today)
 
+    @on(Input.Changed, "#output")
+    def output_changed(self) -> None:
+        if self.replacing is not None and not self.running:
+            self.replacing = None  # another path: a new question
+            self.query_one("#note", Static).update(_NOTHING_YET)
+
     @on(Input.Submitted, "#output")
     @on(Button.Pressed, "#start")
     def start_pressed(self) -> None:
@@ -94,18 +105,27 @@ class ExportModal(TaskModal[ExportResult | None]):
         output = self.query_one("#output", Input).value.strip()
         if self.running or not output:
             return
+        target = Path(output).expanduser()
+        exists = (target.exists() or target.is_symlink()) and not target.is_dir()
+        if exists and self.replacing != output:
+            self.replacing = output
+            self.query_one("#note", Static).update(
+                f"{target} already exists ({target.lstat().st_size:,} bytes): ctrl+s "
+                "again replaces it, or name another file."
+            )
+            return
         control = self.start_task(f"Exporting to {output}… (escape cancels)")
         for widget in (*self.query(RadioSet), *self.query(Input), self.query_one("#start")):
             widget.disabled = True
         # kuzu keeps one database per file per process: the app's read-only copy goes.
         self.session.forget(self.store)
-        self.export(Path(output).expanduser(), self.format, control)
+        self.export(target, self.format, control, overwrite=self.replacing == output)
 
     @work(thread=True, exclusive=True, group="export", exit_on_error=False)
-    def export(self, output: Path, fmt: str, control: TaskControl) -> None:
-        result = export_agent_store(
-            self.agent, output, format=fmt, storage_path=self.store, control=control
-        )
+    def export(self, output: Path, fmt: str, control: TaskControl, *, overwrite: bool) -> None:
+        # Without the operator's yes, a file that appeared meanwhile is refused, not lost.
+        result = export_agent_store(self.agent, output, format=fmt, storage_path=self.store,
+                                    control=control, overwrite=overwrite)  # fmt: skip
         self.post_message(self.Done(result))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
@@ -113,7 +133,7 @@ class ExportModal(TaskModal[ExportResult | None]):
             self.task_failed(event, "written")
             for widget in (*self.query(RadioSet), *self.query(Input), self.query_one("#start")):
                 widget.disabled = False
-            self.query_one("#note", Static).update("Nothing is written until you export.")
+            self.query_one("#note", Static).update(_NOTHING_YET)
 
 
 def export_summary(result: ExportResult) -> str:

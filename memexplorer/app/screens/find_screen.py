@@ -19,6 +19,7 @@ from textual.message import Message
 from textual.widgets import DataTable, Footer, Header, Input, Static
 from textual.worker import Worker, WorkerState
 
+from memexplorer.app.literal import cell
 from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.find_commands import FIND_COMMANDS
 from memexplorer.app.screens.operator_screen import OperatorScreen
@@ -88,7 +89,7 @@ class FindScreen(OperatorScreen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Input(self.text, placeholder="text to find (enter searches)", id="find-text")
-        yield Static("", id="find-status")
+        yield Static("", id="find-status", markup=False)  # names the text sought
         results: DataTable[str | Text] = DataTable(id="find-results", cursor_type="row")
         yield results
         yield Footer()
@@ -178,7 +179,7 @@ class FindScreen(OperatorScreen[None]):
     def _add_hit(self, index: int, number: int, hit: FindHit) -> None:
         table = self.query_one("#find-results", DataTable)
         found = Text(f"{hit.column}: ", style="dim").append(hit.snippet)
-        table.add_row(short_key(hit.key), found, key=f"h{index}.{number}")
+        table.add_row(cell(short_key(hit.key)), found, key=f"h{index}.{number}")
 
     def _add_more(self, index: int) -> None:
         group = self.groups[index]

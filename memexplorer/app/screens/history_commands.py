@@ -4,7 +4,7 @@ from memexplorer.app.command import Commands
 
 __all__ = ["HISTORY_COMMANDS"]
 
-HISTORY_COMMANDS = Commands.table("history", """
+HISTORY_COMMANDS = Commands.table("An agent's history", """
     history_diff      d       screen.diff      What changed
         Compare the snapshot or backup under the cursor with the agent now (enter too)
     history_snapshot  s       screen.snapshot  Snapshot

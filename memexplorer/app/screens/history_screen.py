@@ -17,6 +17,7 @@ from textual.message import Message
 from textual.widgets import DataTable, Footer, Header, Static
 from textual.worker import Worker
 
+from memexplorer.app.literal import cell
 from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.diff_screen import DiffScreen
 from memexplorer.app.screens.history_commands import HISTORY_COMMANDS
@@ -64,13 +65,13 @@ class HistoryScreen(OperatorScreen[None]):
 
     @work(thread=True, exclusive=True, group="history", exit_on_error=False)
     def load(self, note: str = "") -> None:
-        self.post_message(self.Listed(agent_timeline(self.agent, self.home), note))
+        self.post_message(self.Listed(agent_timeline(self.agent, self.home, self.store), note))
 
     @work(thread=True, exclusive=True, group="history", exit_on_error=False)
     def snap(self) -> None:
         snapshot = take_snapshot(self.agent, home=self.home, storage_path=self.store)
         note = f"kept a snapshot: {snapshot.path.name}"
-        self.post_message(self.Listed(agent_timeline(self.agent, self.home), note))
+        self.post_message(self.Listed(agent_timeline(self.agent, self.home, self.store), note))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         report_failed_worker(event, self.session)
@@ -82,7 +83,7 @@ class HistoryScreen(OperatorScreen[None]):
         for index, entry in enumerate(self.entries):
             style = "cyan" if entry.kind == "snapshot" else "yellow"
             table.add_row(entry.taken_at.strftime("%Y-%m-%d %H:%M:%S"),
-                          Text(entry.label, style=style), self._where(entry.path),
+                          Text(entry.label, style=style), cell(self._where(entry.path)),
                           key=str(index))  # fmt: skip
         title = Text(f"{self.agent}: ", style="bold")
         if self.entries:

@@ -8,11 +8,12 @@ from pathlib import Path
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.widgets import Button, DataTable, Input, Static
 from textual.worker import Worker
 
+from memexplorer.app.literal import cell
 from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.import_commands import IMPORT_COMMANDS
 from memexplorer.app.screens.import_preview import NODE_TABLES, ImportPreview, read_preview
@@ -94,7 +95,9 @@ class ImportModal(TaskModal[ImportResult | None]):
         self.preview: ImportPreview | None = None
 
     def compose(self) -> ComposeResult:
-        with Vertical() as box:
+        # The dialog scrolls and its buttons keep to its foot: at 80x24 a preview is
+        # taller than the screen, and the buttons fell below it.
+        with VerticalScroll() as box:
             box.border_title = "Import"
             with Horizontal(id="agent-row"):
                 yield Static("into agent ", id="agent-label")
@@ -103,8 +106,9 @@ class ImportModal(TaskModal[ImportResult | None]):
             yield Static(self._store_line(), id="store", markup=False)
             yield Input(self.source, placeholder="a JSON export file; enter previews it",
                         id="source", suggester=PathSuggester())  # fmt: skip
-            yield DataTable(id="counts", cursor_type="none", zebra_stripes=True)
+            # What the import will do comes first: on a short screen the counts scroll.
             yield Static("Nothing is written until you import.", id="change", markup=False)
+            yield DataTable(id="counts", cursor_type="none", zebra_stripes=True)
             yield TaskProgress()
             with Horizontal(id="buttons"):
                 yield Button("Import (ctrl+s)", variant="warning", id="confirm", disabled=True)
@@ -194,7 +198,7 @@ class ImportModal(TaskModal[ImportResult | None]):
         table.clear()
         for name, count in preview.counts.items():
             there = preview.existing.get(NODE_TABLES.get(name, ""), None)
-            table.add_row(name, f"{count:,}", "" if there is None else f"{there:,}")
+            table.add_row(cell(name), f"{count:,}", "" if there is None else f"{there:,}")
         self.query_one("#confirm", Button).disabled = False
         self._describe_change()
 

@@ -15,6 +15,7 @@ from textual.widgets import DataTable, Footer, Header, Static, Tree
 from textual.worker import Worker
 
 from memexplorer.app.clipboard import as_json
+from memexplorer.app.literal import cell
 from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.node_commands import NODE_COMMANDS
 from memexplorer.app.screens.operator_screen import OperatorScreen
@@ -35,14 +36,14 @@ def _cell(value: Any) -> str:
     return text if len(text) <= _CELL else text[: _CELL - 1] + "…"
 
 
-def _property_cell(value: Any) -> str | Text:
+def _property_cell(value: Any) -> Text:
     """A property's cell; base64 of JSON is shown decoded, with a note."""
     decoded, was_base64 = decode_stored_json(value)
     if not was_base64:
-        return _cell(value)
-    cell = Text(_cell(json.dumps(decoded, ensure_ascii=False)))
-    cell.append(f"  ({BASE64_NOTE})", style="dim italic")
-    return cell
+        return cell(_cell(value))
+    shown = Text(_cell(json.dumps(decoded, ensure_ascii=False)))
+    shown.append(f"  ({BASE64_NOTE})", style="dim italic")
+    return shown
 
 
 def edge_label(edge: EdgeInfo) -> Text:
@@ -80,7 +81,7 @@ class NodeDetailScreen(OperatorScreen[None]):
         yield Header()
         with Vertical():
             yield Static(id="title")
-            yield Static(id="flags")
+            yield Static(id="flags", markup=False)  # flags quote stored values
             with Horizontal(id="panes"):
                 properties: DataTable[str] = DataTable(id="properties", cursor_type="row")
                 properties.border_title = "properties"
@@ -127,7 +128,7 @@ class NodeDetailScreen(OperatorScreen[None]):
         table = self.query_one("#properties", DataTable)
         table.clear()
         for name, value in detail.properties.items():
-            table.add_row(name, _property_cell(value), key=name)
+            table.add_row(cell(name), _property_cell(value), key=name)
         self._fill_edges(detail)
         table.focus()
 

@@ -231,14 +231,20 @@ class OperatorActions(UndoOffer["BackupRecord"]):
         """The hierarchical agent pointed at (see :meth:`_cursor_target`); otherwise say
         why not ("<store> is a <kind> store: <reason>") and return None."""
         target = self._cursor_target()
-        if target is None or target[1] is None:
-            self.notify("Choose an agent in the stores tree first", severity="warning")
+        if target is not None and target[0].error is not None:  # no kind to name
+            entry, error = target[0], target[0].error
+            self.notify(f"{entry.path.name} could not be read ({error.title}); enter on it "
+                        "shows why", title=title, severity="warning")  # fmt: skip
             return None
-        entry, agent = target
-        if entry.kind != "hierarchical":
-            kind = with_article(entry.kind)
+        if target is not None and target[0].kind != "hierarchical":
+            # Said first: choosing one of its agents would only lead here.
+            entry, kind = target[0], with_article(target[0].kind)
             self.notify(f"{entry.path.name} is {kind} store: {reason}", title=title,
                         severity="warning")  # fmt: skip
+            return None
+        entry, agent = target if target is not None else (None, None)
+        if entry is None or agent is None:
+            self.notify("Choose an agent in the stores tree first", severity="warning")
             return None
         return entry, agent
 

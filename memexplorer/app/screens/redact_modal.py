@@ -17,12 +17,13 @@ from pathlib import Path
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, DataTable, Static
 
 from memexplorer.app.screens.modal_dialog import DIALOG_CSS, ModalDialog
 from memexplorer.app.screens.redact_commands import REDACT_COMMANDS
 from memexplorer.operator.audit import AuditFinding, FindingLocation, iter_locations
+from memexplorer.operator.wording import counted
 
 
 @dataclass(frozen=True)
@@ -85,8 +86,10 @@ class RedactModal(ModalDialog[bool]):
     def compose(self) -> ComposeResult:
         with Vertical() as box:
             box.border_title = "Redact"
-            yield Static(self.summary(), id="summary", markup=False)
-            yield DataTable(id="changes", cursor_type="row", zebra_stripes=True)
+            # What it lists scrolls, so the buttons stay on screen at any size.
+            with VerticalScroll(id="body"):
+                yield Static(self.summary(), id="summary", markup=False)
+                yield DataTable(id="changes", cursor_type="row", zebra_stripes=True)
             with Horizontal(id="buttons"):
                 yield Button("Redact (y)", variant="error", id="confirm")
                 yield Button("Cancel (esc)", id="cancel")
@@ -105,7 +108,8 @@ class RedactModal(ModalDialog[bool]):
             "leave its bytes; the backup keeps them until you delete it." if graphs else ""
         )  # fmt: skip
         return (
-            f"Replace every secret in {len(values):,} value(s) of {stores} store(s) with "
+            f"Replace every secret in {counted(len(values), 'value')} of "
+            f"{counted(stores, 'store')} with "
             f"[REDACTED]? This writes to {names}, though the app browses "
             f"{'it' if stores == 1 else 'them'} read-only. The rows are backed up first, "
             f"under {' and '.join(homes) or '-'}.{rewrite}{kept}"
@@ -121,7 +125,7 @@ class RedactModal(ModalDialog[bool]):
             cells = (store, where.table, key, where.column, ", ".join(change.kinds))
             table.add_row(*(Text(cell) for cell in cells))
         self.query_one("#confirm", Button).disabled = not any(c.redacted for c in self.changes)
-        table.focus()
+        table.focus(scroll_visible=False)  # the question is read first, from its top
 
     def action_confirm(self) -> None:
         if any(change.redacted for change in self.changes):

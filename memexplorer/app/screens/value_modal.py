@@ -11,6 +11,7 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from memexplorer.app.literal import literal
 from memexplorer.app.screens.modal_dialog import DIALOG_CSS, ModalDialog
 from memexplorer.app.screens.value_commands import VALUE_COMMANDS
 from memexplorer.storage.stored_json import decode_stored_json
@@ -53,7 +54,7 @@ class ValueModal(ModalDialog[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll() as scroll:
-            scroll.border_title = self.value_title
+            scroll.border_title = literal(self.value_title)
             scroll.border_subtitle = self.note
             if self.is_json:
                 yield Static(Syntax(self.text, "json", word_wrap=True, theme="ansi_dark"))

@@ -9,6 +9,7 @@ from rich.text import Text
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from memexplorer.app.literal import literal
 from memexplorer.memory.knowledge import KnowledgeNode
 from memexplorer.memory.retrieval_explain import Explanation
 from memexplorer.operator.wording import counted
@@ -35,7 +36,7 @@ class MissedList(OptionList):
         self.clear_options()
         self.nodes = {}
         if explanation is not None and explanation.note:
-            self.border_title = f"missed · {explanation.note}"
+            self.border_title = literal(f"missed · {explanation.note}")
             return
         if explanation is None or explanation.profile == "ranked":
             self.border_title = "missed · ranked is the reference: nothing to compare"

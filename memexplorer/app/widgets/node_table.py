@@ -18,6 +18,7 @@ from textual.widgets import Input, Static
 from textual.worker import Worker, WorkerState
 from textual_fastdatatable import DataTable
 
+from memexplorer.app.literal import literal
 from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.widgets.widget_message import WidgetMessage
 from memexplorer.app.widgets.worker_errors import report_failed_worker
@@ -134,6 +135,8 @@ class NodeTable(Vertical):
         if message.page.data.num_rows:
             grid = DataTable(
                 data=message.page.data,
+                column_labels=[literal(name) for name in message.page.data.column_names],
+                render_markup=False,  # stored values and names are shown as they are
                 max_column_content_width=self._cell_width(),
                 cursor_type="cell",
                 id="grid",
@@ -145,7 +148,7 @@ class NodeTable(Vertical):
             if self._focus_on_load:
                 grid.focus()
         else:
-            await rows.mount(Static(message.page.describe(), id="empty"))
+            await rows.mount(Static(message.page.describe(), id="empty", markup=False))
         self._focus_on_load = False
         self.loading = False
         self._update_status()

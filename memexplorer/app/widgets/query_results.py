@@ -8,6 +8,7 @@ from typing import Any
 from rich.text import Text
 from textual.widgets import Tree
 
+from memexplorer.app.literal import literal
 from memexplorer.memory.knowledge import KnowledgeEdge, KnowledgeNode, KnowledgeSubgraph
 
 #: Characters of a fact's content shown on its line (the node view has all of it).
@@ -107,7 +108,7 @@ class QueryResults(Tree[str | None]):
     def show(self, subgraph: KnowledgeSubgraph, summary: str) -> None:
         """Replace the tree with a retrieval's facts and edges."""
         self.subgraph = subgraph
-        self.border_title = summary
+        self.border_title = literal(summary)
         self.clear()
         if not subgraph.nodes:
             self.root.add_leaf(Text(f"nothing found for {subgraph.query!r}", style="dim"))

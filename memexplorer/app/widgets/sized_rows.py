@@ -15,14 +15,17 @@ from collections.abc import Sequence
 from rich.cells import cell_len
 from textual.widgets import DataTable
 
+from memexplorer.app.literal import cell
+
 __all__ = ["fill_sized"]
 
 
 def fill_sized(table: DataTable, labels: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
-    """Replace the table's columns and rows; each column as wide as its widest text."""
+    """Replace the table's columns and rows; each column as wide as its widest text,
+    which is shown as it is (the rows are read from stores: literal.py)."""
     table.clear(columns=True)
     for number, label in enumerate(labels):
         width = max([cell_len(label), *(cell_len(row[number]) for row in rows)])
         table.add_column(label, width=width)
     for row in rows:
-        table.add_row(*row)
+        table.add_row(*(cell(value) for value in row))

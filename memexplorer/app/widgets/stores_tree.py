@@ -134,7 +134,7 @@ class StoresTree(Tree[TreeData]):
         tables: list[TableInfo]
 
     def __init__(self, session: OperatorSession, **kwargs: object) -> None:
-        super().__init__(str(session.root), **kwargs)  # type: ignore[arg-type]
+        super().__init__(Text(str(session.root)), **kwargs)  # type: ignore[arg-type]
         self.session = session
         self.root_path = session.root
         self.show_root = False

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from memexplorer.cli.command_classes import Args, command
-from memexplorer.cli.commands.common import EXIT_OK, output_console, print_json
+from memexplorer.cli.commands.common import EXIT_OK, literal, output_console, print_json
 from memexplorer.cli.commands.options import home_option, json_option, wide_option
 
 
@@ -16,6 +16,13 @@ def backups(args: Args) -> int:
     from memexplorer.storage.backend_choice import amplihack_home
 
     home = amplihack_home(args.home)
+    if not home.is_dir():  # a mistyped --home, not a home without backups yet
+        from memexplorer.storage.exceptions import InvalidInputError
+
+        raise InvalidInputError(
+            f"No amplihack home at {home}",
+            hint="Check --home (default ~/.amplihack): backups live in its backups folder.",
+        )
     records = list_backups(home)
     if args.json:
         print_json([record.to_dict() for record in records])
@@ -31,12 +38,12 @@ def backups(args: Args) -> int:
     for record in records:
         table.add_row(
             f"{record.created_at:%Y-%m-%d %H:%M:%S}",
-            record.action,
-            record.kind,
-            str(record.store),
+            literal(record.action),
+            literal(record.kind),
+            literal(record.store),
             f"{sum(record.counts.values()):,}",
             "yes" if record.restored else "no",
-            record.path.name,
+            literal(record.path.name),
         )
     output_console(wide=args.wide).print(table)
     return EXIT_OK

@@ -10,6 +10,7 @@ import click
 from memexplorer.cli.command_classes import Args, command
 from memexplorer.cli.commands.common import (
     EXIT_OK,
+    literal,
     output_console,
     print_json,
     progress,
@@ -51,8 +52,9 @@ store with --store PATH (an agent's graph store, cognitive_db, experiences.db).
 flat stores take only PATTERN and --older-than.
 
 Exit codes: 0 ok, 1 failed (or writes disabled: MEMEXPLORER_READ_ONLY=1), 2 bad
-usage or input (or no --yes without a terminal), 3 the store is locked by another
-process or another memexplorer writer holds it (the message names its PID).
+usage or input (or no --yes without a terminal), 3 the store is locked by
+another process or another memexplorer writer holds it (the message names its
+PID).
 """
 
 EPILOG = """\
@@ -73,6 +75,7 @@ def _print_preview(preview: CleanPreview, reason: str) -> None:
     console.print(
         f"{preview.store}  ({preview.kind}, {preview.engine}{'; ' + reason if reason else ''})",
         highlight=False,
+        markup=False,
         soft_wrap=True,
     )
     if not preview.rows:
@@ -83,12 +86,12 @@ def _print_preview(preview: CleanPreview, reason: str) -> None:
     table.add_column("what")
     table.add_column("count", justify="right")
     for name, count in preview.counts.items():
-        table.add_row(name, "rows", f"{count:,}")
+        table.add_row(literal(name), "rows", f"{count:,}")
     for name, count in preview.edges.items():
-        table.add_row(name, "edges", f"{count:,}")
+        table.add_row(literal(name), "edges", f"{count:,}")
     console.print(table)
     if preview.agents:
-        console.print("agents: " + ", ".join(preview.agents), highlight=False)
+        console.print("agents: " + ", ".join(preview.agents), highlight=False, markup=False)
     for row in preview.sample:
         label = " ".join(str(row["label"]).split())
         label = label if len(label) <= 80 else label[:79] + "…"

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from rich.console import Console
+    from rich.text import Text
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_LOCKED = 0, 1, 2, 3
 #: 128 + SIGPIPE: what a shell reports for a program whose reader closed the pipe.
@@ -59,6 +60,16 @@ def output_console(*, wide: bool = False) -> Console:
     return _ResultConsole(emoji=False)
 
 
+def literal(value: object) -> Text:
+    """A value read from a store or the disk (a path, an agent or table name) as a
+    table cell or line part that rich shows character for character: a string would be
+    read as markup, so ``[bold]`` would vanish and ``[/]`` raise MarkupError, and
+    rich.markup.escape still doubles a trailing backslash."""
+    from rich.text import Text
+
+    return Text(str(value))
+
+
 def undo_command(backup: Path) -> str:
     """The command that restores ``backup``, as it works in a script: quoted, and
     with --yes (without a terminal, restore refuses to ask)."""
@@ -84,7 +95,7 @@ def progress(description: str) -> Iterator[None]:
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     bar = Progress(
-        TextColumn("{task.description}"),
+        TextColumn("{task.description}", markup=False),  # it names agents and paths
         BarColumn(),
         TimeElapsedColumn(),
         console=Console(stderr=True),

@@ -2,9 +2,10 @@
 
 Kuzu and LadybugDB keep a deleted row's or an overwritten value's old bytes in
 the file; compaction copies every row into a fresh file, checks the copy
-holds the same rows, and swaps it in, inside the store's write gate. 'clean --compact'
-and 'audit --redact' do the same after they write. Exit codes: 0 ok, 1 refused
-(nothing changed), 2 bad input, 3 the store is in use by another writer.
+holds the same rows, and swaps it in, inside the store's write gate.
+'clean --compact' and 'audit --redact' do the same after they write.
+Exit codes: 0 ok, 1 refused (nothing changed), 2 bad input, 3 the store is in
+use by another writer.
 """
 
 from __future__ import annotations

@@ -37,7 +37,8 @@ would, and only there. A copy of the whole store is kept under <home>/backups
 first. Exit codes: 0 ok (or nothing written), 1 failed, 2 bad input or no --yes
 without a terminal, 3 the store is held by another writer.
 
-  memexplorer correct ops-agent 9972a55b-... --content "checkout-api runs 8 replicas"
+  memexplorer correct ops-agent 9972a55b-... \\
+      --content "checkout-api runs 8 replicas"
   memexplorer correct --undo ~/.amplihack/backups/20261126T...-correct-1a2b3c4d
 """
 

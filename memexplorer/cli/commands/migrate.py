@@ -10,6 +10,7 @@ from memexplorer.cli.command_classes import Args, command
 from memexplorer.cli.commands.common import (
     EXIT_FAILED,
     EXIT_OK,
+    literal,
     output_console,
     print_json,
     progress,
@@ -46,6 +47,7 @@ def _print_table(result: MigrationResult) -> None:
         f"Migrated {result.source} ({result.source_engine}) to {result.target} "
         f"({result.target_engine}{storage})",
         highlight=False,
+        markup=False,
         soft_wrap=True,
     )
     table = Table(show_edge=False)
@@ -56,7 +58,7 @@ def _print_table(result: MigrationResult) -> None:
         for name in agent.tables:
             source, target = agent.source.get(name, 0), agent.target.get(name, 0)
             mark = "" if source == target else "[red]differs[/red]"
-            table.add_row(agent.agent, name, f"{source:,}", f"{target:,}", mark)
+            table.add_row(literal(agent.agent), literal(name), f"{source:,}", f"{target:,}", mark)
     console.print(table)
 
 

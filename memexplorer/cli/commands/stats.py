@@ -11,6 +11,7 @@ from memexplorer.cli.commands.common import (
     EXIT_FAILED,
     EXIT_OK,
     default_home,
+    literal,
     output_console,
     print_json,
     warn,
@@ -25,12 +26,16 @@ if TYPE_CHECKING:
 def _print_stats(summaries: list[StoreSummary], *, wide: bool = False) -> None:
     from rich.markup import escape
     from rich.table import Table
+    from rich.text import Text
 
     console = output_console(wide=wide)
     for summary in summaries:
         version = summary.storage_version if summary.storage_version is not None else "-"
         console.print(
-            f"{summary.path}  [dim]{summary.kind} · {summary.engine} · storage {version}[/dim]",
+            Text.assemble(
+                f"{summary.path}  ",
+                (f"{summary.kind} · {summary.engine} · storage {version}", "dim"),
+            ),
             highlight=False,
             soft_wrap=True,  # a long path stays one line rather than wrapping at the table
         )
@@ -39,9 +44,9 @@ def _print_stats(summaries: list[StoreSummary], *, wide: bool = False) -> None:
         longest = max((len(agent) for agent in summary.agents), default=5)
         table.add_column("agent", no_wrap=True, min_width=longest)
         for name in tables:
-            table.add_column(name, justify="right")
+            table.add_column(literal(name), justify="right")
         for agent, counts in sorted(summary.agents.items()):
-            table.add_row(agent, *(f"{counts.get(t, 0):,}" for t in tables))
+            table.add_row(literal(agent), *(f"{counts.get(t, 0):,}" for t in tables))
         console.print(table)
         if summary.written_by:
             console.print(
@@ -54,7 +59,8 @@ def _print_stats(summaries: list[StoreSummary], *, wide: bool = False) -> None:
         if summary.note:
             console.print(f"  [yellow]{escape(summary.note)}[/yellow]")
         if summary.absent_tables:
-            console.print(f"  [dim]absent tables: {', '.join(summary.absent_tables)}[/dim]")
+            absent = escape(", ".join(summary.absent_tables))
+            console.print(f"  [dim]absent tables: {absent}[/dim]")
         console.print()
 
 

@@ -10,6 +10,7 @@ import click
 from memexplorer.cli.command_classes import Args, Handler, command
 from memexplorer.cli.commands.common import (
     EXIT_OK,
+    literal,
     output_console,
     print_json,
     progress,
@@ -36,15 +37,15 @@ def _print_counts(title: str, counts: dict[str, int], extra: list[str]) -> None:
     from rich.table import Table
 
     console = output_console()
-    console.print(title, highlight=False, soft_wrap=True)
+    console.print(title, highlight=False, markup=False, soft_wrap=True)
     table = Table(show_edge=False)
     table.add_column("table")
     table.add_column("count", justify="right")
     for name, count in counts.items():
-        table.add_row(name, f"{count:,}")
+        table.add_row(literal(name), f"{count:,}")
     console.print(table)
     for line in extra:
-        console.print(line)
+        console.print(line, markup=False)
 
 
 def _report(args: Args, result: ExportResult | ImportResult, title: str, extra: list[str]) -> int:
