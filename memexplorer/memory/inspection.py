@@ -116,11 +116,12 @@ def open_graph(
     read_only: bool = True,
     allow_upgrade: bool = False,
     buffer_pool_size: int | None = None,
+    lend: bool = False,
 ) -> GraphStore:
     """Open a graph store after checking its header names an engine we have
-    (``allow_upgrade``, ``buffer_pool_size``: see :func:`open_graph_store`)."""
+    (``allow_upgrade``, ``buffer_pool_size``, ``lend``: see :func:`open_graph_store`)."""
     return open_graph_store(path, read_only=read_only, allow_upgrade=allow_upgrade,
-                            buffer_pool_size=buffer_pool_size)  # fmt: skip
+                            buffer_pool_size=buffer_pool_size, lend=lend)  # fmt: skip
 
 
 def detect_kind(tables: set[str], columns: dict[str, set[str]]) -> Kind:

@@ -247,4 +247,8 @@ def open_browser(
             return _sqlite_browser(fmt.path, writable)
         except SqliteDatabaseError as exc:
             raise StoreError(fmt.path, f"SQLite could not read the store ({exc})") from None
-    return GraphBrowser(open_graph(fmt.path, read_only=not writable, allow_upgrade=allow_upgrade))
+    # A writable browser stays open while the operator works (writing mode): this
+    # process's other reads of the store share its database rather than open another.
+    graph = open_graph(fmt.path, read_only=not writable, allow_upgrade=allow_upgrade,
+                       lend=writable)  # fmt: skip
+    return GraphBrowser(graph)

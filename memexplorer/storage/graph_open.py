@@ -111,10 +111,13 @@ def open_graph_store(
     buffer_pool_size: int | None = None,
     max_db_size: int = 0,
     max_threads: int = 0,
+    lend: bool = False,
 ) -> GraphStore:
     """Open the Kuzu or LadybugDB store at ``path`` (read-only by default).
     ``max_threads`` bounds the engine's threads (0: one per core); a store read
-    through a cached release ignores it.
+    through a cached release ignores it. ``lend``: a Kuzu store opened read-write
+    for as long as the operator keeps it (the app's writing mode) serves this
+    process's read-only opens of the same file (see :mod:`.database_leases`).
 
     A missing path is created with the ``create`` engine ("kuzu" or
     "ladybug") when ``read_only`` is off and ``create`` is given; otherwise it
@@ -162,7 +165,7 @@ def open_graph_store(
     store = _waiting_for_checkpoints(
         read_only,
         partial(_open_once, path, engine, fmt, read_only, allow_upgrade, buffer_pool_size,
-                max_db_size, max_threads),
+                max_db_size, max_threads, lend),
     )  # fmt: skip
     if fmt is None and path.is_file():
         path.chmod(0o600)  # a store this call created: private before any row is in it
@@ -223,6 +226,7 @@ def _open_once(
     buffer_pool_size: int | None,
     max_db_size: int,
     max_threads: int = 0,
+    lend: bool = False,
 ) -> GraphStore:
     if engine == "ladybug":
         from memexplorer.storage.ladybug_store import LadybugStore  # loaded for LadybugDB only
@@ -238,5 +242,5 @@ def _open_once(
         )
     return KuzuStore(
         path, read_only=read_only, buffer_pool_size=buffer_pool_size, max_db_size=max_db_size,
-        max_threads=max_threads,
+        max_threads=max_threads, lend=lend,
     )  # fmt: skip

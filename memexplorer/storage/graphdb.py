@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import pyarrow as pa
 
+from memexplorer.storage.database_leases import lease_database
 from memexplorer.storage.exceptions import StoreError
 from memexplorer.storage.graph_store import (
     DEFAULT_BUFFER_POOL,
@@ -63,12 +64,22 @@ class KuzuStore(GraphStoreBase):
         buffer_pool_size: int | None = None,
         max_db_size: int = 0,
         max_threads: int = 0,
+        lend: bool = False,
     ) -> None:
+        """``lend``: a read-write store whose database this process's read-only opens
+        of the same file share while it is open (see :mod:`.database_leases`)."""
         import kuzu
 
         super().__init__(path, read_only=read_only)
         self._prepared: dict[str, Any] = {}
+        # Waits while this process writes the store (or, to write, reads it).
+        self._lease = lease_database(self.path, read_only=read_only)
         try:
+            if self._lease.database is not None:  # the writer's own, on a connection of ours
+                self._db = self._lease.database
+                self._conn = kuzu.Connection(self._db)
+                self._closed = False
+                return
             if buffer_pool_size is None:
                 buffer_pool_size = buffer_pool_bytes(read_only)
             # max_db_size bounds the address space kuzu maps (8 TB by default),
@@ -81,7 +92,13 @@ class KuzuStore(GraphStoreBase):
             )
             self._conn = kuzu.Connection(self._db)
         except RuntimeError as exc:
+            self._lease.give_back()
             raise _translate(self.path, exc, read_only=read_only) from None
+        except BaseException:
+            self._lease.give_back()
+            raise
+        if not read_only:
+            self._lease.opened(self._db, lend=lend)
         self._closed = False
 
     # -- queries -----------------------------------------------------------------
@@ -181,7 +198,11 @@ class KuzuStore(GraphStoreBase):
     def _release(self) -> None:
         self._prepared.clear()
         self._conn.close()
-        self._db.close()
+        if self._lease.database is None:  # ours, not a writer's we shared
+            if not self.read_only:
+                self._lease.closing()  # the threads sharing it are done first
+            self._db.close()
+        self._lease.give_back()
 
 
 def open_kuzu(path: str | Path, *, read_only: bool = True) -> KuzuStore:

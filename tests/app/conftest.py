@@ -52,6 +52,13 @@ def _check_failures(expected: tuple[type[BaseException], ...]) -> None:
         ) from worker.error
 
 
+def _steady_cursors(pilot: Pilot) -> None:
+    """Cursors shown steadily: a blink's phase when a snapshot is taken is timing, not
+    the picture (the export dialog's path lost its cursor once on a loaded machine)."""
+    for editor in pilot.app.screen.query("Input, TextArea"):
+        editor.cursor_blink = False
+
+
 async def settle(pilot: Pilot, failures: tuple[type[BaseException], ...] = ()) -> None:
     """Let every worker finish and the screen catch up (never sleep).
 
@@ -74,6 +81,7 @@ async def settle(pilot: Pilot, failures: tuple[type[BaseException], ...] = ()) -
         # start its worker) only after the first one, on a loaded machine.
         quiet_rounds = 0 if busy else quiet_rounds + 1
         if quiet_rounds == 2:
+            _steady_cursors(pilot)
             return
     raise AssertionError("workers kept starting for 20 rounds: the app never settled")
 

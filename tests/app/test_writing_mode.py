@@ -173,3 +173,29 @@ async def test_console_history_survives_a_new_app(home, tmp_path, monkeypatch):
         screen.query_one(TextArea).text = "semanticmemory count"
         await settle(pilot)
         assert [e.query for e in history.shown] == [queries[0]]
+
+
+async def test_a_failed_console_write_offers_its_backup_and_is_not_news(home):
+    """The backup is saved before the statement runs; when the statement fails, the
+    error shows, the backup is offered as the undo (statements before the failing one
+    are committed) and the store's own files moving is not called a change on disk."""
+    store = home / OPS
+    before = _rows(store)
+    app = create_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await _press(pilot, "w", "y")
+        screen = await _console(pilot)
+        await _type_and_run(pilot, screen, "MATCH (n:SemanticMemory) SET n.no_such_column = 1")
+        await _press(pilot, "y", failures=(Exception,))
+        assert isinstance(app.screen, ErrorModal) and "no_such_column" in app.screen.message
+        await _press(pilot, "escape")
+        [backup] = list_backups(home)
+        assert backup.action == "console-write"
+        assert screen.undo_offered is not None and screen.undo_offered.path == backup.path
+        assert str(screen.query_one("#status").render()) == "failed"
+        assert app.session.newly_changed() == []
+        await _press(pilot, "f8")
+        assert str(screen.query_one("#status").render()).startswith("undone")
+        await _press(pilot, "escape")
+    assert _rows(store) == before

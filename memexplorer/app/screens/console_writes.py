@@ -24,7 +24,7 @@ from memexplorer.operator.console import ConsoleResult, run_console_query
 from memexplorer.operator.read_only_session import read_only_label
 from memexplorer.operator.store_backup import write_store_backup
 from memexplorer.operator.write_gate import write_gate
-from memexplorer.storage.exceptions import ReadOnlyStoreError
+from memexplorer.storage.exceptions import MemoryError, ReadOnlyStoreError
 
 
 class ConsoleReadOnlyError(ReadOnlyStoreError):
@@ -55,6 +55,14 @@ def write_modal(store: Path, engine: str, text: str, home: Path) -> ConfirmModal
 @dataclass
 class Wrote(Message):
     result: ConsoleResult
+    backup: BackupRecord
+
+
+@dataclass
+class WriteFailed(Message):
+    """The statement failed after its backup was saved: part of it may have run."""
+
+    error: MemoryError
     backup: BackupRecord
 
 
@@ -107,7 +115,11 @@ class ConsoleWrites(UndoOffer[BackupRecord], WritingToggle):
         with write_gate(self.store, action="console write"):
             backup = write_store_backup(home, browser, action="console-write", kind=self.kind,
                                         selection={"statement": text})  # fmt: skip
-            result = run_console_query(browser, text, allow_write=True)
+            try:
+                result = run_console_query(browser, text, allow_write=True)
+            except MemoryError as error:
+                self.post_message(WriteFailed(error, backup))
+                return
         self.post_message(Wrote(result, backup))
 
     def on_wrote(self, message: Wrote) -> None:
@@ -116,6 +128,17 @@ class ConsoleWrites(UndoOffer[BackupRecord], WritingToggle):
         self.show_result(message.result)
         self.offer_undo(message.backup, f"Wrote to {self.store.name}. Press f8 to undo "
                         f"(backup {message.backup.path.name}).", "Written")  # fmt: skip
+
+    def on_write_failed(self, message: WriteFailed) -> None:
+        """The error, and the undo of whatever part ran: statements before the one that
+        failed are committed, and the store's files moved under our own hold."""
+        self.touched = True
+        self.session.wrote([self.store])
+        self.finished(Text("failed", style="yellow"))
+        self.session.show_error(message.error)
+        self.offer_undo(message.backup, f"The write failed; a copy of {self.store.name} was "
+                        f"saved before it ran. Press f8 to put it back, if part of it ran "
+                        f"(backup {message.backup.path.name}).", "Write failed")  # fmt: skip
 
     # -- undo ----------------------------------------------------------------------------
     @write_action("Undo")
