@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import json
 
-from memexplorer.app.screens.import_preview import read_preview
 from memexplorer.operator.browse import open_browser
+from memexplorer.operator.import_preview import read_preview
 
 HOME = "home/.amplihack"
 

@@ -16,13 +16,13 @@ from textual.worker import Worker
 from memexplorer.app.literal import cell
 from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.import_commands import IMPORT_COMMANDS
-from memexplorer.app.screens.import_preview import NODE_TABLES, ImportPreview, read_preview
 from memexplorer.app.screens.modal_dialog import DIALOG_CSS
 from memexplorer.app.screens.task_modal import TaskModal
 from memexplorer.app.widgets.path_suggester import PathSuggester
 from memexplorer.app.widgets.task_progress import TaskProgress
 from memexplorer.app.widgets.worker_errors import report_failed_worker
 from memexplorer.memory.rs_sqlite_schema import rs_store_name
+from memexplorer.operator.import_preview import NODE_TABLES, ImportPreview, read_preview
 from memexplorer.operator.rs_sqlite_transfer import is_rs_store
 from memexplorer.operator.transfer import (
     ImportResult,

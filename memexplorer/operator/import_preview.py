@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memexplorer.app.screens.import_edges_there import edges_there
 from memexplorer.memory.hierarchical_transfer import validate_export
 from memexplorer.memory.import_file import read_export
+from memexplorer.operator.import_edges_there import edges_there
 from memexplorer.operator.rs_sqlite_browse import RsSqliteBrowser
 from memexplorer.storage.exceptions import StoreNotFoundError
 from memexplorer.storage.graphdb import identifier
