@@ -180,6 +180,7 @@ def _run(
     process: QueryProcess | None,
 ) -> ConsoleResult:
     start = time.perf_counter()
+    changed: int | None = None  # the graph engines give no count of changed rows
     if runs_in_a_process(browser):
         assert isinstance(browser, GraphBrowser)
         process = process or QueryProcess(browser)
@@ -195,11 +196,10 @@ def _run(
             raise
     elif isinstance(browser, SqliteBrowser):
         names, rows, truncated, changed = _sqlite_rows(browser, text, row_cap, timeout_s)
-        seconds = time.perf_counter() - start
-        return ConsoleResult(text, _table(names, rows), truncated, seconds, changed=changed)
     else:
         raise InvalidInputError(f"The console cannot query {browser.path}")
-    return ConsoleResult(text, _table(names, rows), truncated, time.perf_counter() - start)
+    seconds = time.perf_counter() - start
+    return ConsoleResult(text, _table(names, rows), truncated, seconds, changed=changed)
 
 
 def _sqlite_rows(
