@@ -37,6 +37,18 @@ async def _set(pilot, app, selector: str, value: str) -> None:
     await pilot.pause()
 
 
+async def _preview(pilot, app, source: Path) -> ImportModal:
+    """The import dialog (i), its file named and previewed (enter)."""
+    await pilot.press("i")
+    await settle(pilot)
+    modal = app.screen
+    assert isinstance(modal, ImportModal)
+    await _set(pilot, app, "#source", str(source))
+    await pilot.press("enter")
+    await settle(pilot)
+    return modal
+
+
 def _assert_is_the_reference_export(data: dict, reference: dict) -> None:
     """The reference library's own export of the agent (format 1.0), in format 1.1."""
     assert (data["format_version"], data["agent_name"]) == ("1.1", reference["agent_name"])
@@ -97,13 +109,7 @@ async def test_import_preview_then_merge_and_replace(home, tmp_path):
     app = create_app(home)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await pilot.press("i")
-        await settle(pilot)
-        modal = app.screen
-        assert isinstance(modal, ImportModal)
-        await _set(pilot, app, "#source", str(source))
-        await pilot.press("enter")
-        await settle(pilot)
+        modal = await _preview(pilot, app, source)
         preview = modal.preview
         assert preview is not None
         assert preview.counts["semantic_nodes"] == semantic
@@ -155,13 +161,7 @@ async def test_the_preview_says_which_edges_are_already_there(home, tmp_path):
     app = create_app(home)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await pilot.press("i")
-        await settle(pilot)
-        modal = app.screen
-        assert isinstance(modal, ImportModal)
-        await _set(pilot, app, "#source", str(source))
-        await pilot.press("enter")
-        await settle(pilot)
+        modal = await _preview(pilot, app, source)
         table = modal.query_one("#counts", DataTable)
         shown = {str(row[0]): str(row[2]) for row in map(table.get_row_at, range(table.row_count))}
         assert {name: shown[name] for name in edges} == {n: f"{c:,}" for n, c in expected.items()}
