@@ -4,15 +4,22 @@ to the same target id (read-only, before anything is written)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from memexplorer.memory.export_schema import EDGE_SPECS
 from memexplorer.storage.graphdb import identifier
 
-__all__ = ["edges_there"]
+__all__ = ["CHUNK", "chunks", "edges_there"]
 
-#: Source ids asked at once (SQLite's limit on parameters is 999 in old releases).
-_CHUNK = 400
+#: Ids asked of SQLite at once (its limit on parameters is 999 in old releases).
+CHUNK = 400
+
+
+def chunks(ids: list[str]) -> Iterator[list[str]]:
+    """``ids`` in lists of at most :data:`CHUNK`, each one ``IN (?, …)`` query's."""
+    for start in range(0, len(ids), CHUNK):
+        yield ids[start : start + CHUNK]
 
 
 def _graph_pairs(graph: Any, rel: str, target: str, sources: list[str]) -> set[tuple[str, str]]:
@@ -30,8 +37,7 @@ def _graph_pairs(graph: Any, rel: str, target: str, sources: list[str]) -> set[t
 def _sqlite_pairs(connection: Any, table: str, sources: list[str]) -> set[tuple[str, str]]:
     """The same in amplihack-rs's SQLite store, whose edge tables carry the file's names."""
     found: set[tuple[str, str]] = set()
-    for start in range(0, len(sources), _CHUNK):
-        chunk = sources[start : start + _CHUNK]
+    for chunk in chunks(sources):
         rows = connection.execute(
             f"SELECT source_id, target_id FROM {table} "
             f"WHERE source_id IN ({', '.join('?' * len(chunk))})",

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from memexplorer.memory.hierarchical_transfer import validate_export
 from memexplorer.memory.import_file import read_export
-from memexplorer.operator.import_edges_there import edges_there
+from memexplorer.operator.import_edges_there import chunks, edges_there
 from memexplorer.operator.rs_sqlite_browse import RsSqliteBrowser
 from memexplorer.storage.exceptions import StoreNotFoundError
 from memexplorer.storage.graphdb import identifier
@@ -41,7 +41,7 @@ def _sqlite_lookup(connection, table: str, ids: list[str], agent: str) -> tuple[
             f"SELECT count(*) FROM {name} WHERE memory_id IN ({', '.join('?' * len(chunk))})",
             chunk,
         ).fetchone()[0]
-        for chunk in (ids[i : i + 400] for i in range(0, len(ids), 400))
+        for chunk in chunks(ids)
     )
     mine = connection.execute(f"SELECT count(*) FROM {name} WHERE agent_id = ?", (agent,))
     return found, int(mine.fetchone()[0])
