@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -128,3 +129,27 @@ def test_a_terminal_shows_an_emoji_code_as_stored_too(monkeypatch, capsys):
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
     output_console().print("agent :fire: here")
     assert capsys.readouterr().out == "agent :fire: here\n"
+
+
+def _one_core() -> None:
+    os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+
+
+def test_stats_read_in_several_processes_say_what_one_process_says(tmp_path):
+    """With two or more cores `stats` reads a home's stores in forked children too;
+    the output, the damaged stores' errors and the exit code are those of the same
+    command held to one core, which reads them one after another."""
+    home = tmp_path / "demo" / ".amplihack"
+    assert run("demo", "--home", str(home), "--stats").returncode == 0
+    kuzu_store = home / "hierarchical_memory" / "research-agent" / "graph_db"
+    sqlite_store = home / "memory" / "ops-agent" / "experiences.db"
+    for store, keep in ((kuzu_store, 20_000), (sqlite_store, 3_000)):
+        store.write_bytes(store.read_bytes()[:keep])  # cut short: damaged
+    for args in (("--json",), ()):
+        several = run("stats", str(home), *args)
+        alone = run("stats", str(home), *args, preexec_fn=_one_core)
+        assert several.returncode == alone.returncode == 0
+        assert several.stdout == alone.stdout and several.stderr == alone.stderr
+        assert several.stderr.count("Damaged store") == 2, several.stderr
+    stores = json.loads(run("stats", str(home), "--json").stdout)["stores"]
+    assert len(stores) == 7  # the demo's nine, less the two cut short

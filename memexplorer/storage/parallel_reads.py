@@ -1,0 +1,179 @@
+"""Read many stores at once: forked children read some while this process reads the rest.
+
+Why: ``memexplorer stats`` on a home spends most of its time inside the engines,
+opening stores one after another on one core (kuzu reads some 1,800 pages to
+open a cognitive store). Threads do not pay: kuzu lets go of the GIL while it
+works, but every return into Python then waits to get it back (measured slower,
+benchmarks/README.md). A forked child has an interpreter of its own.
+
+What keeps this as trustworthy as reading the stores one after another:
+
+- it forks only a process with one thread, as ``/proc/self/task`` counts them
+  (kuzu's own threads included): a child gets a copy of every lock, held or not,
+  but only the thread that forked. Elsewhere, with one core or with one item, it
+  reads here, in order;
+- a child sends back only what it read. What it could not read (an error, a child
+  that died, a reply cut short) is read again here, so an error and its message
+  are the plain loop's own;
+- a stop (``KeyboardInterrupt``) kills the children before it goes on;
+- it is for reads only: a child's write would pass by this process's writing gate.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import signal
+from collections.abc import Callable, Sequence
+from typing import Generic, TypeVar
+
+__all__ = ["MAX_WORKERS", "read_in_parallel", "workers_here"]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+#: Processes at most, this one included, whatever the cores: each opens stores of its own.
+MAX_WORKERS = 8
+
+
+def workers_here(items: int) -> int:
+    """How many processes would read ``items`` items: 1 unless this process may fork."""
+    if items < 2 or not hasattr(os, "fork") or not _one_thread():
+        return 1
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, items, MAX_WORKERS))
+
+
+def read_in_parallel(
+    read: Callable[[T], R],
+    items: Sequence[T],
+    *,
+    weight: Callable[[T], float] | None = None,
+    catch: tuple[type[Exception], ...] = (Exception,),
+    meanwhile: Callable[[], object] | None = None,
+) -> list[R | Exception]:
+    """``read(item)`` for each item, in the items' order, an exception of ``catch``
+    standing in place of its result; any other exception is raised. ``weight``
+    guesses an item's cost, to share the items out evenly (the heaviest first,
+    each to the least loaded process). ``meanwhile`` is called once, here, when
+    the children have started and before this process reads its own share: the
+    caller's work that needs no item (loading what it draws the results with)."""
+    shares = _shares(items, weight, workers_here(len(items)))
+    children: list[_Child[R]] = []
+    results: dict[int, R | Exception] = {}
+    try:
+        for share in shares[1:]:
+            children.append(_Child.start(read, items, share))
+        if meanwhile is not None:
+            meanwhile()
+        for index in shares[0]:
+            results[index] = _attempt(read, items[index], catch)
+        for child in children:
+            results.update(child.collect())
+    except BaseException:
+        for child in children:
+            child.kill()
+        raise
+    return [
+        results[index] if index in results else _attempt(read, items[index], catch)
+        for index in range(len(items))
+    ]
+
+
+def _attempt(read: Callable[[T], R], item: T, catch: tuple[type[Exception], ...]) -> R | Exception:
+    try:
+        return read(item)
+    except catch as exc:
+        return exc
+
+
+def _one_thread() -> bool:
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:  # no /proc: the threads cannot be counted, so no fork
+        return False
+
+
+def _shares(
+    items: Sequence[T], weight: Callable[[T], float] | None, workers: int
+) -> list[list[int]]:
+    """The items' indexes in ``workers`` shares, the lightest first (this process's)."""
+    if workers < 2:
+        return [list(range(len(items)))]
+    costs = [float(weight(item)) if weight else 1.0 for item in items]
+    loads = [0.0] * workers
+    shares: list[list[int]] = [[] for _ in range(workers)]
+    for index in sorted(range(len(items)), key=lambda i: -costs[i]):
+        lightest = loads.index(min(loads))
+        shares[lightest].append(index)
+        loads[lightest] += costs[index]
+    order = sorted(range(workers), key=lambda w: loads[w])
+    return [sorted(shares[w]) for w in order]
+
+
+class _Child(Generic[R]):
+    """A forked process reading a share of the items and sending back what it read."""
+
+    def __init__(self, pid: int, reply: int) -> None:
+        self._pid = pid
+        self._reply = reply
+
+    @classmethod
+    def start(cls, read: Callable[[T], R], items: Sequence[T], share: list[int]) -> _Child[R]:
+        reply, write_end = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: never returns
+            os.close(reply)
+            _child_reads(read, items, share, write_end)
+        os.close(write_end)
+        return cls(pid, reply)
+
+    def collect(self) -> dict[int, R]:
+        """What the child read; nothing when it failed, so the caller reads it all."""
+        with open(self._reply, "rb") as pipe:
+            data = pipe.read()
+        _, status = os.waitpid(self._pid, 0)
+        if status != 0:
+            return {}
+        try:
+            replies: dict[int, bytes] = pickle.loads(data)  # our own child's, through our own pipe
+        except Exception:  # cut short: the child died while it wrote
+            return {}
+        found: dict[int, R] = {}
+        for index, reply in replies.items():
+            try:
+                found[index] = pickle.loads(reply)
+            except Exception:  # read again by the caller
+                continue
+        return found
+
+    def kill(self) -> None:
+        try:
+            os.kill(self._pid, signal.SIGKILL)
+            os.waitpid(self._pid, 0)
+        except (ProcessLookupError, ChildProcessError):
+            pass
+        with contextlib.suppress(OSError):  # collect() had closed it
+            os.close(self._reply)
+
+
+def _child_reads(read: Callable[[T], R], items: Sequence[T], share: list[int], out: int) -> None:
+    """The child's whole life: read its share, send what it read, leave at once
+    (``os._exit``: no atexit handler of the parent's and no flush of its buffers)."""
+    status = 1
+    try:
+        done: dict[int, bytes] = {}
+        for index in share:
+            try:
+                done[index] = pickle.dumps(read(items[index]), pickle.HIGHEST_PROTOCOL)
+            except Exception:  # read again by the parent, which raises it there
+                continue
+        with open(out, "wb") as pipe:
+            pipe.write(pickle.dumps(done, pickle.HIGHEST_PROTOCOL))
+        status = 0
+    finally:
+        os._exit(status)

@@ -1,0 +1,143 @@
+"""Items read by forked children come back as if read one after another here
+(``memexplorer stats`` reads a home's stores this way, issue 17).
+
+Each case runs in a fresh one-thread Python (a pytest worker has threads of its
+own, and a process with more than one thread never forks), which prints what it
+saw as JSON."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+SCRIPT = textwrap.dedent(
+    """
+    import json, os, sys, threading, time
+    from memexplorer.storage.parallel_reads import read_in_parallel, workers_here
+
+    case, scratch = sys.argv[1], sys.argv[2]
+    here = os.getpid()
+    items = list(range(9))
+    out = {"here": here, "workers": workers_here(len(items))}
+
+    def plain(i):
+        return [i, os.getpid()]
+
+    def failing(i):
+        if i % 2:
+            error = ValueError(f"item {i} cannot be read")
+            error.pid = os.getpid()
+            raise error
+        return plain(i)
+
+    def child_dies(i):
+        if os.getpid() != here:
+            os._exit(3)
+        return plain(i)
+
+    def unpicklable(i):
+        return (lambda: i) if os.getpid() != here else plain(i)
+
+    def stopped(i):
+        if os.getpid() != here:
+            open(os.path.join(scratch, str(os.getpid())), "w").close()
+            time.sleep(60)
+        deadline = time.monotonic() + 20
+        while len(os.listdir(scratch)) < out["workers"] - 1 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        raise KeyboardInterrupt
+
+    def shown(results):
+        return [r if isinstance(r, list) else
+                [type(r).__name__, str(r), getattr(r, "pid", None)] if isinstance(r, Exception)
+                else ["callable", r(), None] for r in results]
+
+    if case == "threads":
+        release = threading.Event()
+        threading.Thread(target=release.wait).start()
+        out["workers"] = workers_here(len(items))
+        out["results"] = shown(read_in_parallel(plain, items))
+        release.set()
+    elif case == "stopped":
+        started = time.monotonic()
+        try:
+            read_in_parallel(stopped, items)
+        except KeyboardInterrupt:
+            out["stopped"] = True
+        out["seconds"] = time.monotonic() - started
+        pids = [int(name) for name in os.listdir(scratch)]
+        out["children"] = pids
+        out["alive"] = [p for p in pids if os.path.exists(f"/proc/{p}")]
+    else:
+        calls = []
+        read = {"plain": plain, "failing": failing, "child_dies": child_dies,
+                "unpicklable": unpicklable}[case]
+        results = read_in_parallel(read, items, weight=lambda i: 9 - i,
+                                   meanwhile=lambda: calls.append(os.getpid()))
+        out["results"] = shown(results)
+        out["meanwhile"] = calls
+    print(json.dumps(out))
+    """
+)
+
+
+def _run(case: str, scratch: Path) -> dict:
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT, case, str(scratch)],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def _cores() -> int:
+    return len(os.sched_getaffinity(0))
+
+
+def test_every_item_comes_back_in_order_read_by_as_many_processes_as_cores(tmp_path):
+    out = _run("plain", tmp_path)
+    assert out["workers"] == min(_cores(), 9)
+    assert [r[0] for r in out["results"]] == list(range(9))
+    readers = {r[1] for r in out["results"]}
+    assert len(readers) == out["workers"]
+    assert out["here"] in readers  # this process reads a share too
+    assert out["meanwhile"] == [out["here"]]  # once, here, whatever the children
+
+
+def test_an_item_a_child_could_not_read_is_read_again_here_so_its_error_is_raised_here(tmp_path):
+    out = _run("failing", tmp_path)
+    for index, result in enumerate(out["results"]):
+        if index % 2:
+            assert result == ["ValueError", f"item {index} cannot be read", out["here"]]
+        else:
+            assert result[0] == index
+    if out["workers"] > 1:  # the even items were read by the children too
+        assert len({r[1] for r in out["results"] if isinstance(r[0], int)}) > 1
+
+
+def test_the_share_of_a_child_that_died_is_read_here(tmp_path):
+    out = _run("child_dies", tmp_path)
+    assert out["results"] == [[i, out["here"]] for i in range(9)]
+
+
+def test_a_result_that_cannot_be_sent_back_is_read_again_here(tmp_path):
+    out = _run("unpicklable", tmp_path)
+    assert out["results"] == [[i, out["here"]] for i in range(9)]
+
+
+def test_a_stop_here_kills_the_children_at_once(tmp_path):
+    out = _run("stopped", tmp_path)
+    assert out["stopped"]
+    assert len(out["children"]) == out["workers"] - 1
+    assert out["alive"] == []  # killed and reaped, not left sleeping for a minute
+    assert out["seconds"] < 20
+
+
+def test_a_process_with_another_thread_never_forks(tmp_path):
+    out = _run("threads", tmp_path)
+    assert out["workers"] == 1
+    assert out["results"] == [[i, out["here"]] for i in range(9)]
