@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
+from memexplorer.memory.flat_checks import check_learning
 from memexplorer.memory.flat_graph_rows import FlatCatalog, graph_memory, live_agent_counts
 from memexplorer.memory.flat_graph_schema import (
     AGENT_DDL,
@@ -32,7 +33,6 @@ from memexplorer.memory.flat_model import (
     DeletedSessions,
     FlatMemory,
     FlatSession,
-    check_learning,
     iso,
     json_object,
 )

@@ -18,12 +18,12 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from memexplorer.memory.flat_checks import check_learning
 from memexplorer.memory.flat_model import (
     DEFAULT_LEARNING_TYPE,
     DeletedSessions,
     FlatMemory,
     FlatSession,
-    check_learning,
     json_object,
     utc_now,
 )
