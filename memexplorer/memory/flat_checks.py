@@ -8,8 +8,12 @@ too long or hold control characters, blank content, an importance outside
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from memexplorer.storage.exceptions import InvalidInputError
+
+if TYPE_CHECKING:
+    from memexplorer.memory.flat_store_base import Learning
 
 __all__ = ["check_learning"]
 
@@ -28,16 +32,11 @@ def _check_id(value: object, what: str) -> str:
     return value
 
 
-def check_learning(
-    session_id: object,
-    agent_id: object,
-    content: object,
-    importance: int | None,
-    confidence: float | None,
-) -> None:
+def check_learning(learning: Learning) -> None:
     """Refuse bad input before anything is written."""
-    _check_id(session_id, "session id")
-    _check_id(agent_id, "agent id")
+    content, importance, confidence = learning.content, learning.importance, learning.confidence
+    _check_id(learning.session_id, "session id")
+    _check_id(learning.agent_id, "agent id")
     if not isinstance(content, str) or not content.strip():
         raise InvalidInputError("The memory content is empty", hint="Give the text to remember.")
     if importance is not None and (

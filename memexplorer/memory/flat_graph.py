@@ -175,10 +175,7 @@ class GraphFlatStore(FlatMemoryStore):
     def _store_learning(self, learning: Learning) -> str | None:
         """In the table of its type (learnings are semantic here)."""
         self._require_writable()
-        check_learning(
-            learning.session_id, learning.agent_id, learning.content,
-            learning.importance, learning.confidence,
-        )  # fmt: skip
+        check_learning(learning)
         table = self._tables(learning.memory_type or DEFAULT_LEARNING_TYPE)
         if not table:
             raise SchemaMismatchError(
