@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from memexplorer.memory.connector import DEFAULT_BACKEND, MemoryConnector
-from memexplorer.memory.experience import Experience, ExperienceType
+from memexplorer.memory.experience import Experience
 from memexplorer.memory.experience_backend import (
     ExperienceFilter,
     check_experience,
@@ -98,15 +98,6 @@ class ExperienceStore(ExperienceSearch):
     # -- reading -------------------------------------------------------------------------
     def _matches(self, query: str, wanted: ExperienceFilter, limit: int | None) -> list[Experience]:
         return self.connector._matches(query, wanted, limit)
-
-    def retrieve(
-        self,
-        limit: int | None = None,
-        experience_type: ExperienceType | None = None,
-        min_confidence: float = 0.0,
-    ) -> list[Experience]:
-        """This agent's experiences, newest first (the connector's retrieve_experiences)."""
-        return self.connector.retrieve_experiences(limit, experience_type, min_confidence)
 
     def get_statistics(self) -> dict[str, Any]:
         """total_experiences, by_type ({ExperienceType: n}), storage_size_kb and
