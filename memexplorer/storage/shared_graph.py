@@ -54,20 +54,17 @@ class SharedGraph:
         self._tables: set[str] | None = None
 
     @property
-    def store(self) -> GraphStore:
-        if self._store is None:
-            raise StoreNotFoundError(self.path, "This store has been closed")
-        return self._store
-
-    @property
     def read_only(self) -> bool:
-        return self.store.read_only
+        """Whether the store is open read-only; a reopen for writing under way
+        (:meth:`make_writable`, which holds no store meanwhile) is waited for."""
+        with self._lock:
+            return self._current().read_only
 
     def rows(
         self, cypher: str, params: dict[str, Any] | None = None, *, reuse: bool = False
     ) -> list[list[Any]]:
         with self._lock:
-            return self.store.rows(cypher, params, reuse=reuse)
+            return self._current().rows(cypher, params, reuse=reuse)
 
     def scalar(self, cypher: str, params: dict[str, Any] | None = None) -> Any:
         rows = self.rows(cypher, params)
@@ -77,23 +74,24 @@ class SharedGraph:
         self, cypher: str, params: dict[str, Any] | None = None, *, reuse: bool = False
     ) -> None:
         with self._lock:
-            self.store.execute(cypher, params, reuse=reuse)
+            self._current().execute(cypher, params, reuse=reuse)
 
     @contextmanager
     def transaction(self) -> Iterator[SharedGraph]:
         """Writes inside commit together; other threads wait until they do."""
-        with self._lock, self.store.transaction():
+        with self._lock, self._current().transaction():
             yield self
 
     def columns(self, table: str) -> list[tuple[str, str]]:
         with self._lock:
-            return self.store.columns(table)
+            return self._current().columns(table)
 
     def table_names(self) -> set[str]:
         """Node and rel tables present (cached until :meth:`forget_catalog`)."""
         with self._lock:
             if self._tables is None:
-                self._tables = set(self.store.node_tables()) | set(self.store.rel_tables())
+                store = self._current()
+                self._tables = set(store.node_tables()) | set(store.rel_tables())
             return set(self._tables)
 
     def forget_catalog(self) -> None:
@@ -107,9 +105,10 @@ class SharedGraph:
         is reopened read-only, exactly as it was.
         """
         with self._lock:
-            if not self.store.read_only:
+            store = self._current()
+            if not store.read_only:
                 return
-            self.store.close()
+            store.close()
             self._store = None
             try:
                 self._store = _open(self.path, read_only=False, **self._options)
@@ -118,6 +117,12 @@ class SharedGraph:
                 raise
             finally:
                 self._tables = None
+
+    def _current(self) -> GraphStore:
+        """The store open now; callers hold the lock, as :meth:`make_writable` swaps it."""
+        if self._store is None:
+            raise StoreNotFoundError(self.path, "This store has been closed")
+        return self._store
 
     def _close(self) -> None:
         with self._lock:
