@@ -18,6 +18,7 @@ from typing import Any
 from memexplorer.storage.exceptions import StoreNotFoundError
 from memexplorer.storage.graph_open import open_graph_store
 from memexplorer.storage.graph_store import GraphStore
+from memexplorer.storage.memory_budget import EngineLimits
 from memexplorer.storage.private_dirs import make_private_dirs
 
 __all__ = ["SharedGraph", "acquire_graph", "open_count", "release_graph"]
@@ -26,12 +27,12 @@ _REGISTRY: dict[Path, SharedGraph] = {}
 _REGISTRY_LOCK = threading.Lock()
 
 
-def _open(path: Path, *, read_only: bool, buffer_pool_size: int, max_db_size: int) -> GraphStore:
+def _open(path: Path, *, read_only: bool, limits: EngineLimits) -> GraphStore:
     """Open ``path`` with the engine its header names (a new store is Kuzu)."""
-    pool = buffer_pool_size if buffer_pool_size > 0 else None
     return open_graph_store(
-        path, read_only=read_only, create="kuzu", buffer_pool_size=pool, max_db_size=max_db_size
-    )
+        path, read_only=read_only, create="kuzu", buffer_pool_size=limits.buffer_pool_size,
+        max_db_size=limits.max_db_size,
+    )  # fmt: skip
 
 
 class SharedGraph:
@@ -42,14 +43,12 @@ class SharedGraph:
     without one of them holding a closed connection.
     """
 
-    def __init__(
-        self, key: Path, path: Path, store: GraphStore, buffer_pool_size: int, max_db_size: int
-    ) -> None:
+    def __init__(self, key: Path, path: Path, store: GraphStore, limits: EngineLimits) -> None:
         self.key = key
         self.path = path
         self.users = 1
         self._store: GraphStore | None = store
-        self._options = {"buffer_pool_size": buffer_pool_size, "max_db_size": max_db_size}
+        self._limits = limits
         self._lock = threading.RLock()
         self._tables: set[str] | None = None
 
@@ -111,9 +110,9 @@ class SharedGraph:
             store.close()
             self._store = None
             try:
-                self._store = _open(self.path, read_only=False, **self._options)
+                self._store = _open(self.path, read_only=False, limits=self._limits)
             except Exception:
-                self._store = _open(self.path, read_only=True, **self._options)
+                self._store = _open(self.path, read_only=True, limits=self._limits)
                 raise
             finally:
                 self._tables = None
@@ -147,15 +146,15 @@ def acquire_graph(
         if shared is not None:
             shared.users += 1
             return shared
-        options = {"buffer_pool_size": buffer_pool_size, "max_db_size": max_db_size}
+        limits = EngineLimits(buffer_pool_size if buffer_pool_size > 0 else None, max_db_size)
         if path.exists() or path.is_symlink():
-            store = _open(path, read_only=True, **options)
+            store = _open(path, read_only=True, limits=limits)
         elif create:
             make_private_dirs(path.parent)
-            store = _open(path, read_only=False, **options)
+            store = _open(path, read_only=False, limits=limits)
         else:
             raise StoreNotFoundError(path, "No store at this path")
-        shared = SharedGraph(key, path, store, buffer_pool_size, max_db_size)
+        shared = SharedGraph(key, path, store, limits)
         _REGISTRY[key] = shared
         return shared
 

@@ -1,5 +1,6 @@
-"""A shared graph being reopened read-write is waited for, not reported closed.
+"""The shared graph: the limits it opens with, and its reopen for writing.
 
+A shared graph being reopened read-write is waited for, not reported closed:
 ``make_writable`` closes the read-only store and opens it again for writing;
 until the new store is open the handle holds none. Another thread asking the
 handle meanwhile (a memory checking ``read_only`` before it writes) must wait
@@ -12,6 +13,31 @@ import threading
 
 from memexplorer.storage import shared_graph
 from memexplorer.storage.shared_graph import acquire_graph, release_graph
+
+MiB = 1024 * 1024
+
+
+def test_every_open_of_a_shared_graph_keeps_the_first_openers_limits(tmp_path, monkeypatch):
+    import kuzu
+
+    opened: list[dict[str, object]] = []
+    real = kuzu.Database
+
+    def spy(path, **options):
+        opened.append(options)
+        return real(path, **options)
+
+    monkeypatch.setattr(kuzu, "Database", spy)
+    path = tmp_path / "limits.kuzu"
+    release_graph(acquire_graph(path, create=True))  # 0: the engine's pool, its size
+    shared = acquire_graph(path, create=False, buffer_pool_size=48 * MiB, max_db_size=1024 * MiB)
+    shared.make_writable()
+    release_graph(shared)
+    assert opened == [
+        {"read_only": False, "buffer_pool_size": 0},
+        {"read_only": True, "buffer_pool_size": 48 * MiB, "max_db_size": 1024 * MiB},
+        {"read_only": False, "buffer_pool_size": 48 * MiB, "max_db_size": 1024 * MiB},
+    ]
 
 
 def test_read_only_waits_for_the_reopen_for_writing(tmp_path, monkeypatch):
