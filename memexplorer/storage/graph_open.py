@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -22,6 +23,7 @@ from memexplorer.storage.exceptions import (
 )
 from memexplorer.storage.graph_store import GraphStore
 from memexplorer.storage.graphdb import KuzuStore
+from memexplorer.storage.memory_budget import EngineLimits
 from memexplorer.storage.private_dirs import make_private_dirs
 from memexplorer.storage.storage_versions import (
     LADYBUG_INSTALL,
@@ -139,6 +141,7 @@ def open_graph_store(
     told everywhere.
     """
     path = Path(path)
+    limits = EngineLimits(buffer_pool_size, max_db_size, max_threads)
     fmt: StoreFormat | None = None
     if path.exists() or path.is_symlink():
         fmt = sniff(path)
@@ -146,7 +149,7 @@ def open_graph_store(
         if reader is not None and reader.runtime is not None:
             if not read_only:
                 require_replayable(fmt)  # the one story for a crashed writer's store
-            return _open_cached(fmt, reader.runtime, read_only, buffer_pool_size, max_db_size)
+            return _open_cached(fmt, reader.runtime, read_only, limits)
         require_graph_readable(fmt)
         engine = fmt.engine
         if not read_only:
@@ -154,9 +157,7 @@ def open_graph_store(
         elif (left_behind := unreplayable_log(fmt)) is not None:
             from memexplorer.storage.log_copy_stores import CheckpointStore
 
-            return CheckpointStore(
-                left_behind, buffer_pool_size=buffer_pool_size, max_db_size=max_db_size
-            )
+            return CheckpointStore(left_behind, limits=limits)
     elif read_only or create is None:
         raise StoreNotFoundError(path, "No store at this path")
     else:
@@ -164,38 +165,31 @@ def open_graph_store(
         make_private_dirs(path.parent)
     store = _waiting_for_checkpoints(
         read_only,
-        partial(_open_once, path, engine, fmt, read_only, allow_upgrade, buffer_pool_size,
-                max_db_size, max_threads, lend),
-    )  # fmt: skip
+        partial(_open_once, path, engine, fmt, read_only, allow_upgrade, limits, lend),
+    )
     if fmt is None and path.is_file():
         path.chmod(0o600)  # a store this call created: private before any row is in it
     return store
 
 
 def _open_cached(
-    fmt: StoreFormat,
-    runtime: WorkerRuntime,
-    read_only: bool,
-    buffer_pool_size: int | None,
-    max_db_size: int,
+    fmt: StoreFormat, runtime: WorkerRuntime, read_only: bool, limits: EngineLimits
 ) -> GraphStore:
     """Read a store with a cached release of its storage version: a log a writer left
     is replayed on a private copy (never on the store); otherwise the store itself
-    is opened read-only. Writing is refused (see ``cached_worker``)."""
+    is opened read-only. Writing is refused (see ``cached_worker``). The release
+    runs on as many threads as it likes: ``max_threads`` is not passed on."""
     from memexplorer.storage.ladybug_store import LadybugStore
     from memexplorer.storage.log_copy_stores import ReplayedLogStore
 
     log = store_log(fmt)
     version = fmt.storage_version or 0
+    limits = replace(limits, max_threads=0)
     if log is not None and read_only:
-        return ReplayedLogStore(
-            fmt.path, log, runtime, version,
-            buffer_pool_size=buffer_pool_size, max_db_size=max_db_size,
-        )  # fmt: skip
+        return ReplayedLogStore(fmt.path, log, runtime, version, limits=limits)
     return LadybugStore(
-        fmt.path, read_only=read_only, storage_version=version, runtime=runtime,
-        buffer_pool_size=buffer_pool_size, max_db_size=max_db_size,
-    )  # fmt: skip
+        fmt.path, read_only=read_only, storage_version=version, runtime=runtime, limits=limits
+    )
 
 
 #: How long a read-only open waits for a writer's checkpoint to finish (it takes
@@ -223,9 +217,7 @@ def _open_once(
     fmt: StoreFormat | None,
     read_only: bool,
     allow_upgrade: bool,
-    buffer_pool_size: int | None,
-    max_db_size: int,
-    max_threads: int = 0,
+    limits: EngineLimits,
     lend: bool = False,
 ) -> GraphStore:
     if engine == "ladybug":
@@ -235,12 +227,7 @@ def _open_once(
             path,
             read_only=read_only,
             storage_version=fmt.storage_version if fmt else None,
-            buffer_pool_size=buffer_pool_size,
-            max_db_size=max_db_size,
+            limits=limits,
             allow_upgrade=allow_upgrade,
-            max_threads=max_threads,
         )
-    return KuzuStore(
-        path, read_only=read_only, buffer_pool_size=buffer_pool_size, max_db_size=max_db_size,
-        max_threads=max_threads, lend=lend,
-    )  # fmt: skip
+    return KuzuStore(path, read_only=read_only, limits=limits, lend=lend)

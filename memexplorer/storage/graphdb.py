@@ -30,7 +30,7 @@ from memexplorer.storage.graph_store import (
     translate_open_error,
     translate_query_error,
 )
-from memexplorer.storage.memory_budget import buffer_pool_bytes
+from memexplorer.storage.memory_budget import DEFAULT_LIMITS, EngineLimits
 from memexplorer.storage.stores import KUZU_STORAGE_VERSION
 
 __all__ = [
@@ -61,9 +61,7 @@ class KuzuStore(GraphStoreBase):
         path: str | Path,
         *,
         read_only: bool = True,
-        buffer_pool_size: int | None = None,
-        max_db_size: int = 0,
-        max_threads: int = 0,
+        limits: EngineLimits = DEFAULT_LIMITS,
         lend: bool = False,
     ) -> None:
         """``lend``: a read-write store whose database this process's read-only opens
@@ -80,16 +78,15 @@ class KuzuStore(GraphStoreBase):
                 self._conn = kuzu.Connection(self._db)
                 self._closed = False
                 return
-            if buffer_pool_size is None:
-                buffer_pool_size = buffer_pool_bytes(read_only)
             # max_db_size bounds the address space kuzu maps (8 TB by default),
             # which many stores open in one process can exhaust; 0 keeps the default.
-            limits = {"max_db_size": max_db_size} if max_db_size > 0 else {}
-            if max_threads > 0:  # 0: kuzu's default, one per core
-                limits["max_num_threads"] = max_threads
+            bounds = {"max_db_size": limits.max_db_size} if limits.max_db_size > 0 else {}
+            if limits.max_threads > 0:  # 0: kuzu's default, one per core
+                bounds["max_num_threads"] = limits.max_threads
             self._db = kuzu.Database(
-                str(self.path), read_only=read_only, buffer_pool_size=buffer_pool_size, **limits
-            )
+                str(self.path), read_only=read_only, buffer_pool_size=limits.pool(read_only),
+                **bounds,
+            )  # fmt: skip
             self._conn = kuzu.Connection(self._db)
         except RuntimeError as exc:
             self._lease.give_back()

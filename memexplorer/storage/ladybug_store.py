@@ -33,7 +33,7 @@ from memexplorer.storage.graph_store import (
     translate_query_error,
 )
 from memexplorer.storage.ladybug_worker import ARROW, ERROR, VALUE
-from memexplorer.storage.memory_budget import buffer_pool_bytes
+from memexplorer.storage.memory_budget import DEFAULT_LIMITS, EngineLimits
 from memexplorer.storage.storage_versions import LADYBUG_INSTALL, LADYBUG_PINNED, ladybug_release
 from memexplorer.storage.worker_process import (
     PINNED_LADYBUG,
@@ -103,11 +103,9 @@ class LadybugStore(GraphStoreBase):
         *,
         read_only: bool = True,
         storage_version: int | None = None,
-        buffer_pool_size: int | None = None,
-        max_db_size: int = 0,
+        limits: EngineLimits = DEFAULT_LIMITS,
         allow_upgrade: bool = False,
         runtime: WorkerRuntime = PINNED_LADYBUG,
-        max_threads: int = 0,
     ) -> None:
         super().__init__(path, read_only=read_only)
         self._gone: EngineWorkerError | None = None
@@ -141,13 +139,12 @@ class LadybugStore(GraphStoreBase):
             give_back(worker)
             raise
         self.storage_version = storage_version if read_only and storage_version else installed
-        if buffer_pool_size is None:
-            buffer_pool_size = buffer_pool_bytes(read_only)
         self._worker = worker
         try:
             kind, payload = worker.call(
-                "open", str(self.path), read_only, buffer_pool_size, max_db_size, max_threads
-            )
+                "open", str(self.path), read_only, limits.pool(read_only), limits.max_db_size,
+                limits.max_threads,
+            )  # fmt: skip
         except WorkerGone:
             raise self._stopped() from None
         if kind == ERROR:

@@ -14,6 +14,7 @@ from typing import Any
 
 from memexplorer.storage.exceptions import StoreLockedError
 from memexplorer.storage.ladybug_store import LadybugStore
+from memexplorer.storage.memory_budget import DEFAULT_LIMITS, EngineLimits
 from memexplorer.storage.worker_process import WorkerRuntime
 from memexplorer.storage.writer_log import UnreplayableLog, held_by_a_writer
 
@@ -51,13 +52,10 @@ class CheckpointStore(_PrivateCopyStore):
     """The store read at its last checkpoint: a private copy of the file without
     its log; ``unreplayed_log`` says what was left out."""
 
-    def __init__(
-        self, found: UnreplayableLog, *, buffer_pool_size: int | None = None, max_db_size: int = 0
-    ) -> None:
+    def __init__(self, found: UnreplayableLog, *, limits: EngineLimits = DEFAULT_LIMITS) -> None:
         super().__init__(
-            found.store, "memexplorer-checkpoint-", None, storage_version=found.found,
-            buffer_pool_size=buffer_pool_size, max_db_size=max_db_size,
-        )  # fmt: skip
+            found.store, "memexplorer-checkpoint-", None, storage_version=found.found, limits=limits
+        )
         self.unreplayed_log = found
 
 
@@ -73,8 +71,7 @@ class ReplayedLogStore(_PrivateCopyStore):
         runtime: WorkerRuntime,
         storage_version: int,
         *,
-        buffer_pool_size: int | None = None,
-        max_db_size: int = 0,
+        limits: EngineLimits = DEFAULT_LIMITS,
     ) -> None:
         if held_by_a_writer(store):
             raise StoreLockedError(
@@ -83,6 +80,6 @@ class ReplayedLogStore(_PrivateCopyStore):
             )  # fmt: skip
         super().__init__(
             store, "memexplorer-replay-", log, storage_version=storage_version, runtime=runtime,
-            buffer_pool_size=buffer_pool_size, max_db_size=max_db_size,
+            limits=limits,
         )  # fmt: skip
         self.replayed_log = log

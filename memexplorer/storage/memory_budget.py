@@ -19,6 +19,8 @@ from memexplorer.storage.exceptions import InvalidInputError
 from memexplorer.storage.graph_store import DEFAULT_BUFFER_POOL
 
 __all__ = [
+    "DEFAULT_LIMITS",
+    "EngineLimits",
     "ImportSizes",
     "buffer_pool_bytes",
     "default_import_budget",
@@ -79,6 +81,28 @@ def buffer_pool_bytes(read_only: bool) -> int:
     if _budget is not None:
         return _budget // 2
     return DEFAULT_BUFFER_POOL if read_only else 0
+
+
+@dataclass(frozen=True)
+class EngineLimits:
+    """What the engine of one open store may take, as every opener passes it on:
+    a buffer pool of ``buffer_pool_size`` bytes (None: :func:`buffer_pool_bytes`),
+    ``max_db_size`` bytes of address space (0: the engine's 8 TB) and
+    ``max_threads`` threads (0: one per core)."""
+
+    buffer_pool_size: int | None = None
+    max_db_size: int = 0
+    max_threads: int = 0
+
+    def pool(self, read_only: bool) -> int:
+        """The buffer pool to open with (0: the engine's own default)."""
+        if self.buffer_pool_size is None:
+            return buffer_pool_bytes(read_only)
+        return self.buffer_pool_size
+
+
+#: The budget's pool, the engine's address space and one thread per core.
+DEFAULT_LIMITS = EngineLimits()
 
 
 def page_rows(pool: int | None = None) -> int:

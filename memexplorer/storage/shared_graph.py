@@ -18,6 +18,7 @@ from typing import Any
 from memexplorer.storage.exceptions import StoreNotFoundError
 from memexplorer.storage.graph_open import open_graph_store
 from memexplorer.storage.graph_store import GraphStore
+from memexplorer.storage.memory_budget import EngineLimits
 from memexplorer.storage.private_dirs import make_private_dirs
 
 __all__ = ["SharedGraph", "acquire_graph", "open_count", "release_graph"]
@@ -26,12 +27,12 @@ _REGISTRY: dict[Path, SharedGraph] = {}
 _REGISTRY_LOCK = threading.Lock()
 
 
-def _open(path: Path, *, read_only: bool, buffer_pool_size: int, max_db_size: int) -> GraphStore:
+def _open(path: Path, *, read_only: bool, limits: EngineLimits) -> GraphStore:
     """Open ``path`` with the engine its header names (a new store is Kuzu)."""
-    pool = buffer_pool_size if buffer_pool_size > 0 else None
     return open_graph_store(
-        path, read_only=read_only, create="kuzu", buffer_pool_size=pool, max_db_size=max_db_size
-    )
+        path, read_only=read_only, create="kuzu", buffer_pool_size=limits.buffer_pool_size,
+        max_db_size=limits.max_db_size,
+    )  # fmt: skip
 
 
 class SharedGraph:
@@ -42,32 +43,27 @@ class SharedGraph:
     without one of them holding a closed connection.
     """
 
-    def __init__(
-        self, key: Path, path: Path, store: GraphStore, buffer_pool_size: int, max_db_size: int
-    ) -> None:
+    def __init__(self, key: Path, path: Path, store: GraphStore, limits: EngineLimits) -> None:
         self.key = key
         self.path = path
         self.users = 1
         self._store: GraphStore | None = store
-        self._options = {"buffer_pool_size": buffer_pool_size, "max_db_size": max_db_size}
+        self._limits = limits
         self._lock = threading.RLock()
         self._tables: set[str] | None = None
 
     @property
-    def store(self) -> GraphStore:
-        if self._store is None:
-            raise StoreNotFoundError(self.path, "This store has been closed")
-        return self._store
-
-    @property
     def read_only(self) -> bool:
-        return self.store.read_only
+        """Whether the store is open read-only; a reopen for writing under way
+        (:meth:`make_writable`, which holds no store meanwhile) is waited for."""
+        with self._lock:
+            return self._current().read_only
 
     def rows(
         self, cypher: str, params: dict[str, Any] | None = None, *, reuse: bool = False
     ) -> list[list[Any]]:
         with self._lock:
-            return self.store.rows(cypher, params, reuse=reuse)
+            return self._current().rows(cypher, params, reuse=reuse)
 
     def scalar(self, cypher: str, params: dict[str, Any] | None = None) -> Any:
         rows = self.rows(cypher, params)
@@ -77,23 +73,24 @@ class SharedGraph:
         self, cypher: str, params: dict[str, Any] | None = None, *, reuse: bool = False
     ) -> None:
         with self._lock:
-            self.store.execute(cypher, params, reuse=reuse)
+            self._current().execute(cypher, params, reuse=reuse)
 
     @contextmanager
     def transaction(self) -> Iterator[SharedGraph]:
         """Writes inside commit together; other threads wait until they do."""
-        with self._lock, self.store.transaction():
+        with self._lock, self._current().transaction():
             yield self
 
     def columns(self, table: str) -> list[tuple[str, str]]:
         with self._lock:
-            return self.store.columns(table)
+            return self._current().columns(table)
 
     def table_names(self) -> set[str]:
         """Node and rel tables present (cached until :meth:`forget_catalog`)."""
         with self._lock:
             if self._tables is None:
-                self._tables = set(self.store.node_tables()) | set(self.store.rel_tables())
+                store = self._current()
+                self._tables = set(store.node_tables()) | set(store.rel_tables())
             return set(self._tables)
 
     def forget_catalog(self) -> None:
@@ -107,17 +104,24 @@ class SharedGraph:
         is reopened read-only, exactly as it was.
         """
         with self._lock:
-            if not self.store.read_only:
+            store = self._current()
+            if not store.read_only:
                 return
-            self.store.close()
+            store.close()
             self._store = None
             try:
-                self._store = _open(self.path, read_only=False, **self._options)
+                self._store = _open(self.path, read_only=False, limits=self._limits)
             except Exception:
-                self._store = _open(self.path, read_only=True, **self._options)
+                self._store = _open(self.path, read_only=True, limits=self._limits)
                 raise
             finally:
                 self._tables = None
+
+    def _current(self) -> GraphStore:
+        """The store open now; callers hold the lock, as :meth:`make_writable` swaps it."""
+        if self._store is None:
+            raise StoreNotFoundError(self.path, "This store has been closed")
+        return self._store
 
     def _close(self) -> None:
         with self._lock:
@@ -142,15 +146,15 @@ def acquire_graph(
         if shared is not None:
             shared.users += 1
             return shared
-        options = {"buffer_pool_size": buffer_pool_size, "max_db_size": max_db_size}
+        limits = EngineLimits(buffer_pool_size if buffer_pool_size > 0 else None, max_db_size)
         if path.exists() or path.is_symlink():
-            store = _open(path, read_only=True, **options)
+            store = _open(path, read_only=True, limits=limits)
         elif create:
             make_private_dirs(path.parent)
-            store = _open(path, read_only=False, **options)
+            store = _open(path, read_only=False, limits=limits)
         else:
             raise StoreNotFoundError(path, "No store at this path")
-        shared = SharedGraph(key, path, store, buffer_pool_size, max_db_size)
+        shared = SharedGraph(key, path, store, limits)
         _REGISTRY[key] = shared
         return shared
 

@@ -22,7 +22,7 @@ from memexplorer.memory.hierarchical_memory import HierarchicalMemory
 from memexplorer.operator.transfer import export_agent_store
 from memexplorer.storage.graph_store import QueryError
 from memexplorer.storage.graphdb import KuzuStore
-from memexplorer.storage.memory_budget import set_memory_budget
+from memexplorer.storage.memory_budget import EngineLimits, set_memory_budget
 
 FACTS = 3_000
 BUDGET = "16M"
@@ -104,7 +104,7 @@ def test_pages_on_many_threads_fall_back_to_one(built):
     fail part-way on four threads (the flake once seen in a full run on two)
     and pass on one. The pages go on on one thread, and the setting is put back."""
     store, document = built
-    graph = KuzuStore(store, buffer_pool_size=8 * 1024**2)
+    graph = KuzuStore(store, limits=EngineLimits(buffer_pool_size=8 * 1024**2))
     try:
         graph.rows("CALL threads=4")
         pages = list(node_pages(graph, "SemanticMemory", "big", COLUMNS, 16))

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from memexplorer.storage.exceptions import InvalidInputError
+from memexplorer.storage.graph_open import open_graph_store
 from memexplorer.storage.memory_budget import (
+    EngineLimits,
     buffer_pool_bytes,
     page_rows,
     parse_memory,
@@ -69,3 +71,33 @@ def test_a_budget_gives_half_to_the_pool_for_reading_and_writing():
 
 def test_pages_never_drop_below_a_thousand_rows():
     assert page_rows(2 * MiB) == 1_000
+
+
+def test_engine_limits_take_the_pool_given_else_the_budgets():
+    assert EngineLimits().pool(read_only=True) == 256 * MiB
+    assert EngineLimits().pool(read_only=False) == 0
+    assert EngineLimits(48 * MiB).pool(read_only=True) == 48 * MiB
+    set_memory_budget(64 * MiB)
+    assert EngineLimits().pool(read_only=False) == 32 * MiB
+    assert EngineLimits(0).pool(read_only=True) == 0
+
+
+def test_a_kuzu_store_opens_with_the_limits_it_was_given(tmp_path, monkeypatch):
+    import kuzu
+
+    opened: list[dict[str, object]] = []
+    real = kuzu.Database
+
+    def spy(path, **options):
+        opened.append(options)
+        return real(path, **options)
+
+    monkeypatch.setattr(kuzu, "Database", spy)
+    store = tmp_path / "limits.kuzu"
+    open_graph_store(store, read_only=False, create="kuzu", max_threads=1).close()
+    set_memory_budget(64 * MiB)
+    open_graph_store(store, max_db_size=1024 * MiB).close()
+    assert opened == [
+        {"read_only": False, "buffer_pool_size": 0, "max_num_threads": 1},
+        {"read_only": True, "buffer_pool_size": 32 * MiB, "max_db_size": 1024 * MiB},
+    ]
