@@ -2,6 +2,9 @@
 
 Usage: python benchmarks/bench_cli_start.py [RUNS] [--before TREE]   (default 15)
 
+``stats`` is also run on a folder of four copies of the demo home (36 stores), where
+reading the stores in several processes (``storage/parallel_reads.py``) counts most.
+
 Each figure is a fresh ``python -m memexplorer`` process run RUNS times after one
 run to warm the caches, hyperfine-style: the median and the fastest wall clock,
 and the median and least CPU time (user + system, every thread, from ``wait4``),
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -36,10 +40,11 @@ RUNS = 15
 HERE = Path(__file__).resolve().parent.parent
 
 
-def _commands(home: Path, empty: Path) -> list[tuple[str, list[str]]]:
+def _commands(home: Path, empty: Path, homes: Path) -> list[tuple[str, list[str]]]:
     return [
         ("`memexplorer stats` on the demo home", ["stats", str(home)]),
         ("`memexplorer stats --json` on the demo home", ["stats", str(home), "--json"]),
+        ("`memexplorer stats` on four demo homes (36 stores)", ["stats", str(homes)]),
         ("`memexplorer stats` on an empty folder (the start)", ["stats", str(empty)]),
         ("`memexplorer --help`", ["--help"]),
         ("`memexplorer --version`", ["--version"]),
@@ -80,17 +85,20 @@ def main(runs: int, before: Path | None) -> None:
         empty.mkdir()
         subprocess.run([*MEMEXPLORER, "demo", "--home", str(home), "--stats"], env=env,
                        check=True, capture_output=True)  # fmt: skip
+        homes = Path(scratch) / "homes"
+        for name in "abcd":  # a folder of homes: stats reads every store under it
+            shutil.copytree(home, homes / name)
         head = "wall: median (fastest) | CPU: median (least) | load"
         if before is None:
             print(f"| command ({runs} runs) | {head} |")
             print("| --- | ---: | ---: | ---: |")
-            for label, argv in _commands(home, empty):
+            for label, argv in _commands(home, empty, homes):
                 (row,) = _rounds([[*MEMEXPLORER, *argv]], env, runs)
                 print(f"| {label} | {row} |")
             return
         print(f"| command ({runs} rounds) | tree | {head} |")
         print("| --- | --- | ---: | ---: | ---: |")
-        for label, argv in _commands(home, empty):
+        for label, argv in _commands(home, empty, homes):
             old, new = _rounds([[*_tree(before), *argv], [*_tree(HERE), *argv]], env, runs)
             print(f"| {label} | before | {old} |")
             print(f"| | after | {new} |")

@@ -21,7 +21,6 @@ What keeps this as trustworthy as reading the stores one after another:
 
 from __future__ import annotations
 
-import contextlib
 import os
 import pickle
 import signal
@@ -121,6 +120,7 @@ class _Child(Generic[R]):
     def __init__(self, pid: int, reply: int) -> None:
         self._pid = pid
         self._reply = reply
+        self._reaped = False
 
     @classmethod
     def start(cls, read: Callable[[T], R], items: Sequence[T], share: list[int]) -> _Child[R]:
@@ -134,9 +134,11 @@ class _Child(Generic[R]):
 
     def collect(self) -> dict[int, R]:
         """What the child read; nothing when it failed, so the caller reads it all."""
-        with open(self._reply, "rb") as pipe:
+        reply, self._reply = self._reply, -1  # closed below, whatever happens
+        with open(reply, "rb") as pipe:
             data = pipe.read()
         _, status = os.waitpid(self._pid, 0)
+        self._reaped = True  # its pid may be another process's from now on
         if status != 0:
             return {}
         try:
@@ -152,13 +154,16 @@ class _Child(Generic[R]):
         return found
 
     def kill(self) -> None:
+        if self._reaped:
+            return
         try:
             os.kill(self._pid, signal.SIGKILL)
             os.waitpid(self._pid, 0)
         except (ProcessLookupError, ChildProcessError):
             pass
-        with contextlib.suppress(OSError):  # collect() had closed it
+        if self._reply >= 0:  # not yet handed to collect()
             os.close(self._reply)
+            self._reply = -1
 
 
 def _child_reads(read: Callable[[T], R], items: Sequence[T], share: list[int], out: int) -> None:
