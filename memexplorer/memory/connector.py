@@ -16,13 +16,17 @@ call raises :class:`StoreClosedError`.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from memexplorer.memory.experience import Experience, ExperienceType
-from memexplorer.memory.experience_backend import MemoryBackend, Retention, checked_filter
-from memexplorer.memory.experience_ranking import SearchOrder, check_search_options, refine
+from memexplorer.memory.experience_backend import (
+    ExperienceFilter,
+    MemoryBackend,
+    Retention,
+    checked_filter,
+)
+from memexplorer.memory.experience_search import ExperienceSearch
 from memexplorer.storage.exceptions import (
     AgentNameError,
     InvalidInputError,
@@ -65,7 +69,7 @@ def _make_folder(path: Path) -> None:
         raise StoreError(path, f"Cannot create the storage directory ({exc.strerror})") from None
 
 
-class MemoryConnector:
+class MemoryConnector(ExperienceSearch):
     """Stores, retrieves and searches one agent's experiences.
 
     Attributes (as the reference): ``agent_name``, ``storage_path`` (the Path
@@ -160,31 +164,9 @@ class MemoryConnector:
         with self._lock:
             return self.backend.retrieve(wanted, limit)
 
-    def search(
-        self,
-        query: str,
-        experience_type: ExperienceType | None = None,
-        min_confidence: float = 0.0,
-        limit: int = 10,
-        *,
-        tags: Sequence[str] | None = None,
-        order: SearchOrder = "recent",
-    ) -> list[Experience]:
-        """Experiences holding every word of ``query`` (stemmed), newest first;
-        a blank query returns the newest ones. ``tags`` keeps those holding every
-        tag, ``order="relevance"`` orders by seed 004's relevance
-        (:mod:`.experience_ranking`)."""
-        tagged = check_search_options(tags, order)
-        wanted = checked_filter(limit, experience_type, min_confidence)
-        if not tagged and order == "recent":
-            with self._lock:
-                return self.backend.search(query, wanted, limit)
-        if limit == 0:
-            return []
+    def _matches(self, query: str, wanted: ExperienceFilter, limit: int | None) -> list[Experience]:
         with self._lock:
-            # Every match (limit None), newest first, then filtered and ordered.
-            found = self.backend.search(query, wanted, None)
-        return refine(found, query, tags=tagged, order=order, limit=limit)
+            return self.backend.search(query, wanted, limit)
 
     def get_statistics(self) -> dict[str, Any]:
         """total_experiences, by_type, storage_size_kb, compressed_experiences."""

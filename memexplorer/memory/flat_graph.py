@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
+from memexplorer.memory.flat_checks import check_learning
 from memexplorer.memory.flat_graph_rows import FlatCatalog, graph_memory, live_agent_counts
 from memexplorer.memory.flat_graph_schema import (
     AGENT_DDL,
@@ -32,7 +33,6 @@ from memexplorer.memory.flat_model import (
     DeletedSessions,
     FlatMemory,
     FlatSession,
-    check_learning,
     iso,
     json_object,
 )
@@ -175,10 +175,7 @@ class GraphFlatStore(FlatMemoryStore):
     def _store_learning(self, learning: Learning) -> str | None:
         """In the table of its type (learnings are semantic here)."""
         self._require_writable()
-        check_learning(
-            learning.session_id, learning.agent_id, learning.content,
-            learning.importance, learning.confidence,
-        )  # fmt: skip
+        check_learning(learning)
         table = self._tables(learning.memory_type or DEFAULT_LEARNING_TYPE)
         if not table:
             raise SchemaMismatchError(

@@ -18,12 +18,12 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from memexplorer.memory.flat_checks import check_learning
 from memexplorer.memory.flat_model import (
     DEFAULT_LEARNING_TYPE,
     DeletedSessions,
     FlatMemory,
     FlatSession,
-    check_learning,
     json_object,
     utc_now,
 )
@@ -203,7 +203,7 @@ class SqliteFlatStore(FlatMemoryStore):
         session_id, agent_id, content = learning.session_id, learning.agent_id, learning.content
         importance, confidence, tags = learning.importance, learning.confidence, learning.tags
         title, memory_type, expires_at = learning.title, learning.memory_type, learning.expires_at
-        check_learning(session_id, agent_id, content, importance, confidence)
+        check_learning(learning)
         if not memory_type or not memory_type.strip():
             memory_type = DEFAULT_LEARNING_TYPE
         extra = dict(learning.metadata or {})

@@ -1,29 +1,26 @@
-"""Flat session memory as both backends return it: records, input checks, time.
+"""Flat session memory as both backends return it: records, stored JSON, time.
 
 Seed 002 ("Flat memory schema") defines the SQLite tables; the graph-db backend
 keeps the same facts in Session, Agent and per-type memory nodes. Both stores
 return these records, so the tree, clean and the app never care which one is
 open. Expired rows (``expires_at`` in the past) never appear in any result or
-count, in either backend. The store interface is :mod:`.flat_store_base`'s.
+count, in either backend. The store interface is :mod:`.flat_store_base`'s;
+what a new memory may hold is :mod:`.flat_checks`'.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import re
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any
-
-from memexplorer.storage.exceptions import InvalidInputError
 
 __all__ = [
     "DEFAULT_LEARNING_TYPE",
     "DeletedSessions",
     "FlatMemory",
     "FlatSession",
-    "check_learning",
     "is_live",
     "iso",
     "json_list",
@@ -34,8 +31,6 @@ __all__ = [
 
 #: The memory_type store_session_learning writes in SQLite (seed 002 / amplihack-rs).
 DEFAULT_LEARNING_TYPE = "learning"
-_MAX_ID = 256
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 @dataclass(frozen=True)
@@ -149,40 +144,3 @@ def json_list(text: object) -> list[str]:
     except ValueError:
         return []
     return [str(item) for item in value] if isinstance(value, list) else []
-
-
-def _check_id(value: object, what: str) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise InvalidInputError(f"The {what} is empty", hint=f"Give a non-empty {what}.")
-    if len(value) > _MAX_ID or _CONTROL.search(value):
-        raise InvalidInputError(
-            f"The {what} {value[:40]!r} is too long or holds control characters",
-            hint=f"Use a {what} of at most {_MAX_ID} printable characters.",
-        )
-    return value
-
-
-def check_learning(
-    session_id: object,
-    agent_id: object,
-    content: object,
-    importance: int | None,
-    confidence: float | None,
-) -> None:
-    """Refuse bad input before anything is written."""
-    _check_id(session_id, "session id")
-    _check_id(agent_id, "agent id")
-    if not isinstance(content, str) or not content.strip():
-        raise InvalidInputError("The memory content is empty", hint="Give the text to remember.")
-    if importance is not None and (
-        isinstance(importance, bool) or not isinstance(importance, int) or not 0 <= importance <= 10
-    ):
-        raise InvalidInputError(
-            f"Importance {importance!r} is outside 0-10", hint="Give a whole number from 0 to 10."
-        )
-    if confidence is not None and not (
-        isinstance(confidence, int | float) and 0.0 <= confidence <= 1.0
-    ):
-        raise InvalidInputError(
-            f"Confidence {confidence!r} is outside 0-1", hint="Give a number from 0.0 to 1.0."
-        )

@@ -29,6 +29,7 @@ __all__ = [
     "StoreSummary",
     "detect_kind",
     "open_graph",
+    "sqlite_kind",
     "summarize_store",
 ]
 
@@ -186,6 +187,14 @@ _SQLITE_KINDS: tuple[tuple[str, Kind], ...] = (
 )
 
 
+def sqlite_kind(tables: set[str]) -> Kind:
+    """Name the schema from the tables an SQLite store holds (amplihack-rs's
+    hierarchical layout, the experience store, flat memory)."""
+    if is_rs_hierarchical(tables):
+        return "hierarchical"
+    return next((kind for table, kind in _SQLITE_KINDS if table in tables), "unknown")
+
+
 def _summarize_rs_sqlite(fmt: StoreFormat, connection: SqliteConnection) -> StoreSummary:
     """amplihack-rs's per-agent SQLite hierarchical store (``<agent>.db``)."""
     summary = StoreSummary(fmt.path, "hierarchical", "sqlite", None, layout=RS_SQLITE_LAYOUT)
@@ -200,9 +209,9 @@ def _summarize_sqlite(fmt: StoreFormat) -> StoreSummary:
             row[0]
             for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
         }
-        if is_rs_hierarchical(names):
+        kind = sqlite_kind(names)
+        if kind == "hierarchical":
             return _summarize_rs_sqlite(fmt, connection)
-        kind: Kind = next((k for table, k in _SQLITE_KINDS if table in names), "unknown")
         summary = StoreSummary(fmt.path, kind, "sqlite", None)
         if kind == "flat":
             from memexplorer.memory.flat_sqlite_rows import live_agent_counts

@@ -14,7 +14,7 @@ from typing import Any
 from memexplorer.memory.hierarchical_schema import fact_columns, fact_from_row
 from memexplorer.memory.knowledge import KnowledgeNode, KnowledgeSubgraph
 from memexplorer.memory.retrieval_explain_steps import library_steps, rs_steps
-from memexplorer.memory.retrieval_profiles import Knobs, ProfileRuns
+from memexplorer.memory.retrieval_profiles import DEFAULT_KNOBS, Knobs, ProfileRuns
 from memexplorer.memory.retrieval_query import query_entities
 from memexplorer.storage.graph_store import GraphStore
 
@@ -101,20 +101,17 @@ def explain_retrieval(
     query: str,
     *,
     profile: str = "library",
-    max_depth: int = 2,
-    max_nodes: int = 20,
-    similarity_threshold: float = 0.3,
+    knobs: Knobs = DEFAULT_KNOBS,
 ) -> Explanation:
-    """Run ``profile`` and ``ranked``; list what ranked has that the profile left out."""
-    runs = ProfileRuns(
-        graph, agent_id, rel_tables, query, Knobs(max_depth, max_nodes, similarity_threshold)
-    )
+    """Run ``profile`` and ``ranked`` with ``knobs``; list what ranked has that the
+    profile left out."""
+    runs = ProfileRuns(graph, agent_id, rel_tables, query, knobs)
     runner, subgraph = runs.run(profile)
     context = {
         "query": query,
-        "max_nodes": max_nodes,
-        "max_depth": max_depth,
-        "threshold": similarity_threshold,
+        "max_nodes": knobs.max_nodes,
+        "max_depth": knobs.max_depth,
+        "threshold": knobs.similarity_threshold,
         "entities": query_entities(query),
         "kept": [n.node_id for n in subgraph.nodes],
     }

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from memexplorer.memory.keyword_index import KeywordIndex
 
 __all__ = [
+    "DEFAULT_KNOBS",
     "DEFAULT_PROFILE",
     "PROFILES",
     "Knobs",
@@ -48,6 +49,10 @@ class Knobs(NamedTuple):
     max_depth: int = 2
     max_nodes: int = 20
     similarity_threshold: float = 0.3
+
+
+#: retrieve_subgraph's own defaults.
+DEFAULT_KNOBS = Knobs()
 
 
 class ProfileRuns:

@@ -10,14 +10,17 @@ keeps the newest ones plus every PATTERN of confidence >= 0.8.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from memexplorer.memory.connector import DEFAULT_BACKEND, MemoryConnector
-from memexplorer.memory.experience import Experience, ExperienceType
-from memexplorer.memory.experience_backend import check_experience, storage_bytes
-from memexplorer.memory.experience_ranking import SearchOrder
+from memexplorer.memory.experience import Experience
+from memexplorer.memory.experience_backend import (
+    ExperienceFilter,
+    check_experience,
+    storage_bytes,
+)
+from memexplorer.memory.experience_search import ExperienceSearch
 from memexplorer.storage.exceptions import InvalidInputError, MemoryQuotaExceededError
 
 __all__ = ["ExperienceStore"]
@@ -31,7 +34,7 @@ def _limit(name: str, value: object) -> int | None:
     return value
 
 
-class ExperienceStore:
+class ExperienceStore(ExperienceSearch):
     """One agent's experiences with automatic management.
 
     Attributes: ``agent_name``, ``auto_compress``, ``max_age_days``,
@@ -93,36 +96,8 @@ class ExperienceStore:
             )
 
     # -- reading -------------------------------------------------------------------------
-    def search(
-        self,
-        query: str,
-        experience_type: ExperienceType | None = None,
-        min_confidence: float = 0.0,
-        limit: int = 10,
-        *,
-        tags: Sequence[str] | None = None,
-        order: SearchOrder = "recent",
-    ) -> list[Experience]:
-        """Experiences holding every word of ``query`` (stemmed), newest first;
-        "" returns the newest ones. ``tags``: only those holding every tag;
-        ``order="relevance"``: seed 004's relevance order (:mod:`.experience_ranking`)."""
-        return self.connector.search(
-            query=query,
-            experience_type=experience_type,
-            min_confidence=min_confidence,
-            limit=limit,
-            tags=tags,
-            order=order,
-        )
-
-    def retrieve(
-        self,
-        limit: int | None = None,
-        experience_type: ExperienceType | None = None,
-        min_confidence: float = 0.0,
-    ) -> list[Experience]:
-        """This agent's experiences, newest first (the connector's retrieve_experiences)."""
-        return self.connector.retrieve_experiences(limit, experience_type, min_confidence)
+    def _matches(self, query: str, wanted: ExperienceFilter, limit: int | None) -> list[Experience]:
+        return self.connector._matches(query, wanted, limit)
 
     def get_statistics(self) -> dict[str, Any]:
         """total_experiences, by_type ({ExperienceType: n}), storage_size_kb and

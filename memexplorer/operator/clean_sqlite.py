@@ -17,8 +17,8 @@ from memexplorer.operator.clean_plan import Plan
 from memexplorer.operator.clean_rs_sqlite import plan_rs_sqlite
 from memexplorer.operator.clean_selection import BadSelectionError, Selection
 from memexplorer.operator.saved_rows import SavedTable
+from memexplorer.operator.sqlite_in import chunks, count_in, marks
 from memexplorer.operator.sqlite_rows import delete_rows, rebuild_fts, save_rows
-from memexplorer.storage.graphdb import identifier
 from memexplorer.storage.sqlite_db import SqliteConnection
 
 __all__ = ["FLAT_TABLES", "delete_sqlite_plan", "plan_sqlite", "save_sqlite_plan"]
@@ -26,14 +26,6 @@ __all__ = ["FLAT_TABLES", "delete_sqlite_plan", "plan_sqlite", "save_sqlite_plan
 #: Flat tables in the order a session's rows are saved and removed.
 FLAT_TABLES = ("memory_entries", "session_agents", "sessions")
 EXPERIENCES = "experiences"
-
-
-def _chunks(items: list[Any], size: int = 400) -> list[list[Any]]:
-    return [items[i : i + size] for i in range(0, len(items), size)]
-
-
-def _marks(chunk: list[Any]) -> str:
-    return ", ".join("?" * len(chunk))
 
 
 def _plan_flat(db: SqliteConnection, selection: Selection, now: datetime, size: int) -> Plan:
@@ -59,22 +51,16 @@ def _plan_flat(db: SqliteConnection, selection: Selection, now: datetime, size: 
     if not sessions:
         return plan
     for table in FLAT_TABLES:
-        count = sum(
-            db.execute(
-                f"SELECT count(*) FROM {identifier(table)} WHERE session_id IN ({_marks(chunk)})",
-                chunk,
-            ).fetchone()[0]
-            for chunk in _chunks(sessions)
-        )
+        count = count_in(db, table, "session_id", sessions)
         if count:
             plan.targets[table] = ("session_id", sessions)
             plan.counts[table] = count
-    for chunk in _chunks(sessions):
+    for chunk in chunks(sessions):
         plan.agents |= {
             row[0]
             for row in db.execute(
-                f"SELECT agent_id FROM memory_entries WHERE session_id IN ({_marks(chunk)}) "
-                f"UNION SELECT agent_id FROM session_agents WHERE session_id IN ({_marks(chunk)})",
+                f"SELECT agent_id FROM memory_entries WHERE session_id IN ({marks(chunk)}) "
+                f"UNION SELECT agent_id FROM session_agents WHERE session_id IN ({marks(chunk)})",
                 chunk + chunk,
             )
         }

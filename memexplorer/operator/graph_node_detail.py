@@ -31,7 +31,7 @@ def node_row(graph: GraphStore, table: str, pk: str, key: str, returned: str) ->
 
 
 class GraphNodeDetail:
-    """The node view's reads, for :class:`.browse.GraphBrowser` (its catalog)."""
+    """The node view's reads, for :class:`.graph_browse.GraphBrowser` (its catalog)."""
 
     graph: GraphStore
     path: Path

@@ -28,7 +28,7 @@ from memexplorer.operator.browse_types import Page, PageQuery, TableInfo
 from memexplorer.storage.graph_store import identifier
 
 if TYPE_CHECKING:
-    from memexplorer.operator.browse import GraphBrowser
+    from memexplorer.operator.graph_browse import GraphBrowser
 
 __all__ = ["graph_page", "page_window"]
 

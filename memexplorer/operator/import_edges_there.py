@@ -4,22 +4,13 @@ to the same target id (read-only, before anything is written)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from memexplorer.memory.export_schema import EDGE_SPECS
+from memexplorer.operator.sqlite_in import chunks, marks
 from memexplorer.storage.graphdb import identifier
 
-__all__ = ["CHUNK", "chunks", "edges_there"]
-
-#: Ids asked of SQLite at once (its limit on parameters is 999 in old releases).
-CHUNK = 400
-
-
-def chunks(ids: list[str]) -> Iterator[list[str]]:
-    """``ids`` in lists of at most :data:`CHUNK`, each one ``IN (?, …)`` query's."""
-    for start in range(0, len(ids), CHUNK):
-        yield ids[start : start + CHUNK]
+__all__ = ["edges_there"]
 
 
 def _graph_pairs(graph: Any, rel: str, target: str, sources: list[str]) -> set[tuple[str, str]]:
@@ -39,8 +30,7 @@ def _sqlite_pairs(connection: Any, table: str, sources: list[str]) -> set[tuple[
     found: set[tuple[str, str]] = set()
     for chunk in chunks(sources):
         rows = connection.execute(
-            f"SELECT source_id, target_id FROM {table} "
-            f"WHERE source_id IN ({', '.join('?' * len(chunk))})",
+            f"SELECT source_id, target_id FROM {table} WHERE source_id IN ({marks(chunk)})",
             chunk,
         )
         found |= {(str(a), str(b)) for a, b in rows}

@@ -8,8 +8,9 @@ from pathlib import Path
 
 from memexplorer.memory.hierarchical_transfer import validate_export
 from memexplorer.memory.import_file import read_export
-from memexplorer.operator.import_edges_there import chunks, edges_there
+from memexplorer.operator.import_edges_there import edges_there
 from memexplorer.operator.rs_sqlite_browse import RsSqliteBrowser
+from memexplorer.operator.sqlite_in import count_in
 from memexplorer.storage.exceptions import StoreNotFoundError
 from memexplorer.storage.graphdb import identifier
 
@@ -36,13 +37,7 @@ class ImportPreview:
 def _sqlite_lookup(connection, table: str, ids: list[str], agent: str) -> tuple[int, int]:  # type: ignore[no-untyped-def]
     """(ids of the file already there, the agent's rows) in amplihack-rs's SQLite store."""
     name = RS_NAMES[table]
-    found = sum(
-        connection.execute(
-            f"SELECT count(*) FROM {name} WHERE memory_id IN ({', '.join('?' * len(chunk))})",
-            chunk,
-        ).fetchone()[0]
-        for chunk in chunks(ids)
-    )
+    found = count_in(connection, name, "memory_id", ids)
     mine = connection.execute(f"SELECT count(*) FROM {name} WHERE agent_id = ?", (agent,))
     return found, int(mine.fetchone()[0])
 

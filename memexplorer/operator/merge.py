@@ -54,7 +54,7 @@ class MergeResult:
 def preview_merge(store: str | Path, agent: str, keep: str, others: list[str]) -> MergePlan:
     """What merging ``others`` into ``keep`` would write; nothing is changed."""
     path = merge_store_path(store)
-    return plan_merge(read_facts(path, agent), agent, keep, others)
+    return plan_merge(read_facts(path, agent), keep, others)
 
 
 def _same(plan: MergePlan, again: MergePlan) -> None:
@@ -98,7 +98,7 @@ def _backup(plan: MergePlan, home: Path, tables: list[Any], record: dict[str, An
 def _merge_graph(plan: MergePlan, home: Path) -> MergeResult:
     with open_graph_store(plan.store, read_only=False) as graph:
         read = read_graph_facts(graph, plan.store, plan.engine, plan.agent)
-        _same(plan, plan_merge(read, plan.agent, plan.keep.memory_id, _ids(plan)))
+        _same(plan, plan_merge(read, plan.keep.memory_id, _ids(plan)))
         saved = save_nodes(graph, "SemanticMemory", plan.memory_ids)
         backup = _backup(plan, home, [saved], _record(plan))
         with _dropped_on_failure(backup), graph.transaction():
@@ -109,7 +109,7 @@ def _merge_graph(plan: MergePlan, home: Path) -> MergeResult:
 def _merge_sqlite(plan: MergePlan, home: Path) -> MergeResult:
     with sqlite_writer(plan.store) as connection:
         read = read_sqlite_facts(connection, plan.store, plan.agent)
-        _same(plan, plan_merge(read, plan.agent, plan.keep.memory_id, _ids(plan)))
+        _same(plan, plan_merge(read, plan.keep.memory_id, _ids(plan)))
         saved = save_rows(connection, SEMANTIC_TABLE, "memory_id", plan.memory_ids)
         record = _record(plan, sqlite_sequence(connection, "SUPERSEDES"))
         backup = _backup(plan, home, [saved], record)

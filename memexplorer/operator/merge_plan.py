@@ -154,9 +154,7 @@ def _edges(writer: Writer, step: MergeSupersession) -> list[PlannedEdge]:
     return edges
 
 
-def _checked(
-    read: StoreFacts, agent: str, keep_id: str, other_ids: list[str]
-) -> list[DuplicateFact]:
+def _checked(read: StoreFacts, keep_id: str, other_ids: list[str]) -> list[DuplicateFact]:
     by_id = {fact.memory_id: fact for fact in read.facts}
     ids = [keep_id, *other_ids]
     if not other_ids:
@@ -166,7 +164,7 @@ def _checked(
     missing = [memory_id for memory_id in ids if memory_id not in by_id]
     if missing:
         raise InvalidInputError(
-            f"No fact {', '.join(missing)} of agent {agent} in {read.store}",
+            f"No fact {', '.join(missing)} of agent {read.agent} in {read.store}",
             hint="`memexplorer duplicates AGENT` lists the groups and their ids.",
         )
     facts = [by_id[memory_id] for memory_id in ids]
@@ -184,9 +182,9 @@ def _checked(
     return facts
 
 
-def plan_merge(read: StoreFacts, agent: str, keep_id: str, other_ids: list[str]) -> MergePlan:
-    """The merge of ``other_ids`` into ``keep_id`` in the store ``read`` describes."""
-    keep, *others = _checked(read, agent, keep_id, list(other_ids))
+def plan_merge(read: StoreFacts, keep_id: str, other_ids: list[str]) -> MergePlan:
+    """The merge of ``other_ids`` into ``keep_id`` for the agent and store ``read`` describes."""
+    keep, *others = _checked(read, keep_id, list(other_ids))
     scores = [compute_similarity(keep.as_node(), other.as_node()) for other in others]
     steps = [_step(keep, other, score) for other, score in zip(others, scores, strict=True)]
     edges = [edge for step in steps for edge in _edges(read.writer, step)]
@@ -200,5 +198,5 @@ def plan_merge(read: StoreFacts, agent: str, keep_id: str, other_ids: list[str])
     changes = []
     if read.writer == "memexplorer":
         changes = [change for other in others for change in _lowered(other)]
-    return MergePlan(read.store, agent, read.engine, read.writer, keep, tuple(others),
+    return MergePlan(read.store, read.agent, read.engine, read.writer, keep, tuple(others),
                      tuple(scores), tuple(edges), tuple(changes), tuple(steps))  # fmt: skip

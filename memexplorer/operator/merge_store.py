@@ -85,12 +85,9 @@ _SQLITE_SUPERSEDED = (
 
 
 @dataclass(frozen=True)
-class StoreFacts:
+class StoreFacts(AgentInStore):
     """An agent's facts in one store, and which of them a newer fact supersedes."""
 
-    store: Path
-    engine: str
-    writer: Writer
     facts: tuple[DuplicateFact, ...]
     #: memory_id -> the memory_id of a fact that supersedes it.
     superseded: dict[str, str]
@@ -160,7 +157,7 @@ def read_graph_facts(
         rows = graph.rows(_GRAPH_TRANSITIONS, {"agent": agent})
         transitions = frozenset((str(a), str(b)) for a, b in rows)
     writer = graph_writer(store, engine, rels)
-    return StoreFacts(store, engine, writer, facts, superseded, transitions)
+    return StoreFacts(store, agent, engine, writer, facts, superseded, transitions)
 
 
 def read_sqlite_facts(
@@ -179,7 +176,7 @@ def read_sqlite_facts(
         superseded.setdefault(str(old), str(new))
     rows = connection.execute(_SQLITE_TRANSITIONS, (agent,))
     transitions = frozenset((str(a), str(b)) for a, b in rows)
-    return StoreFacts(store, "sqlite", "amplihack-rs", facts, superseded, transitions)
+    return StoreFacts(store, agent, "sqlite", "amplihack-rs", facts, superseded, transitions)
 
 
 def agent_store(agent: str, store: str | Path | None, home: str | Path | None) -> Path:

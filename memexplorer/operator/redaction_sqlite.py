@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memexplorer.memory.rs_sqlite_schema import is_rs_hierarchical
+from memexplorer.memory.inspection import sqlite_kind
 from memexplorer.operator.audit import FindingLocation
 from memexplorer.operator.backups import write_backup
 from memexplorer.operator.redaction_plan import (
@@ -25,14 +25,7 @@ from memexplorer.storage.sqlite_writer import another_writer, immediate_transact
 
 __all__ = ["redact_sqlite"]
 
-
-def _sqlite_kind(connection: SqliteConnection) -> str:
-    names = {
-        name for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")
-    }
-    if is_rs_hierarchical(names):
-        return "hierarchical"
-    return "experience" if "experiences" in names else "flat" if "memory_entries" in names else ""
+_TABLES = "SELECT name FROM sqlite_master WHERE type='table'"
 
 
 def redact_sqlite(path: Path, locations: list[FindingLocation], home: Path) -> RedactionResult:
@@ -68,8 +61,10 @@ def _redact_sqlite_rows(
             plans.append((table, key_names, changes))
     if not plans:
         return
+    tables = {name for (name,) in connection.execute(_TABLES)}
+    kind = sqlite_kind(tables)  # a store of no known kind is recorded as ""
     result.backup = write_backup(
-        home, action="redact", store=path, kind=_sqlite_kind(connection), engine="sqlite",
+        home, action="redact", store=path, kind="" if kind == "unknown" else kind, engine="sqlite",
         tables=backups, agents=agents_of(backups), selection={"audit": "redact"},
         restore_mode="replace",
     )  # fmt: skip

@@ -18,7 +18,7 @@ from typing import Any
 from memexplorer.memory.hierarchical_schema import fact_from_row
 from memexplorer.memory.knowledge import KnowledgeNode, KnowledgeSubgraph
 from memexplorer.memory.library_context import LibrarySubgraph
-from memexplorer.memory.retrieval_profiles import check_profile
+from memexplorer.memory.retrieval_profiles import DEFAULT_KNOBS, Knobs, check_profile
 from memexplorer.memory.retrieval_rs import RsRetriever, rs_keywords
 from memexplorer.storage.exceptions import InvalidInputError
 from memexplorer.storage.sqlite_db import SqliteConnection
@@ -165,11 +165,9 @@ def rs_sqlite_retrieve(
     query: str,
     *,
     profile: str = "amplihack-rs",
-    max_depth: int = 2,
-    max_nodes: int = 20,
-    similarity_threshold: float = 0.3,
+    knobs: Knobs = DEFAULT_KNOBS,
 ) -> KnowledgeSubgraph:
-    """Run the amplihack-rs profile on the agent's SQLite store, read-only."""
+    """Run the amplihack-rs profile with ``knobs`` on the agent's SQLite store, read-only."""
     if check_profile(profile) != "amplihack-rs":
         raise InvalidInputError(
             f"The {profile} profile reads graph stores; {store} is amplihack-rs's SQLite store",
@@ -179,7 +177,7 @@ def rs_sqlite_retrieve(
     connection = open_sqlite_readonly(store)
     try:
         retriever = RsSqliteRetriever(connection, agent)
-        return retriever.retrieve(query, max_depth, max_nodes, similarity_threshold)
+        return retriever.retrieve(query, *knobs)
     finally:
         connection.close()
 

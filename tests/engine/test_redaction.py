@@ -56,6 +56,8 @@ def test_redact_sqlite_rebuilds_the_search_index(reference_stores, tmp_path):
         connection.close()
     assert hits == 0
     assert b"AKIAFAKE0TEST1KEY2XQ" not in store.read_bytes()
+    record, _ = read_backup(result.backup.path)
+    assert (record.kind, record.engine) == ("experience", "sqlite")  # experiences.db
     restore_backup(result.backup.path)
     assert len(audit_store(store)) == len(findings)
 

@@ -21,8 +21,8 @@ def test_seed_003_plan_records_changed_numbers_turns_and_lowers_once():
     older = _fact("o", "The team size is 9 engineers", 2, {"temporal_index": 2})
     lowered = _fact("l", "The team size is 12 engineers", 3,
                     {"temporal_index": 3, "confidence_before_supersede": 0.9})  # fmt: skip
-    read = StoreFacts(Path("s"), "kuzu", "memexplorer", (newer, older, lowered), {})
-    plan = plan_merge(read, "a", "n", ["o", "l"])
+    read = StoreFacts(Path("s"), "a", "kuzu", "memexplorer", (newer, older, lowered), {})
+    plan = plan_merge(read, "n", ["o", "l"])
     edges = [(e.rel, e.target, dict(e.properties)) for e in plan.edges]
     assert edges[0][:2] == ("SUPERSEDES", "o")
     assert edges[0][2]["temporal_delta"] == "index 2 -> 5"  # the library's "index OLD -> NEW"
@@ -41,8 +41,8 @@ def test_seed_003_plan_records_changed_numbers_turns_and_lowers_once():
 def test_library_plan_writes_supersedes_only_and_no_delta_without_indexes():
     keep = _fact("k", "Deploys need two approvals", 0, {})
     other = _fact("x", "Deploys need two approvals", 0, {})
-    read = StoreFacts(Path("s"), "kuzu", "amplihack-memory-lib", (keep, other), {})
-    plan = plan_merge(read, "a", "k", ["x"])
+    read = StoreFacts(Path("s"), "a", "kuzu", "amplihack-memory-lib", (keep, other), {})
+    plan = plan_merge(read, "k", ["x"])
     assert [(e.rel, dict(e.properties)) for e in plan.edges] == [
         ("SUPERSEDES", {"reason": "Merged duplicate (similarity 0.80)", "temporal_delta": ""})
     ]  # same words (0.5 x 1), no tags (0.2 x 0), one concept (0.3 x 1)

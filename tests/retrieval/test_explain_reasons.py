@@ -8,6 +8,7 @@ import pytest
 from memexplorer.memory.hierarchical_memory import HierarchicalMemory
 from memexplorer.memory.hierarchical_schema import create_schema
 from memexplorer.memory.retrieval_explain import explain_retrieval
+from memexplorer.memory.retrieval_profiles import Knobs
 from memexplorer.storage.graph_open import open_graph_store
 
 from .hand_built import AGENT, add_edge, add_fact
@@ -44,7 +45,7 @@ def memory(tmp_path_factory: pytest.TempPathFactory):
 
 def _reason(memory, query: str, fact_id: str, max_nodes: int = 5) -> tuple[str, str]:
     explanation = explain_retrieval(
-        memory.graph, AGENT, memory.rel_tables(), query, max_nodes=max_nodes
+        memory.graph, AGENT, memory.rel_tables(), query, knobs=Knobs(max_nodes=max_nodes)
     )
     for item in explanation.missed_as_dicts():
         if item["node_id"] == fact_id:
@@ -80,7 +81,9 @@ def test_expansion_stopped_at_max_nodes(memory):
 
 
 def test_trimmed_by_the_rank(memory):
-    explanation = explain_retrieval(memory.graph, AGENT, memory.rel_tables(), "alpha", max_nodes=5)
+    explanation = explain_retrieval(
+        memory.graph, AGENT, memory.rel_tables(), "alpha", knobs=Knobs(max_nodes=5)
+    )
     kept = explanation.subgraph.nodes[0]
     steps = explanation.why_not(kept)
     assert steps[-1].step == "rank and trim" and steps[-1].outcome.endswith(": kept")

@@ -15,6 +15,7 @@ from memexplorer.app.operator_session import OperatorSession
 from memexplorer.memory.knowledge import KnowledgeSubgraph
 from memexplorer.memory.retrieval_explain import Explanation, explain_retrieval
 from memexplorer.memory.retrieval_indexed import index_pending
+from memexplorer.memory.retrieval_profiles import Knobs
 from memexplorer.operator.retrieval_rs_sqlite import rs_sqlite_retrieve
 
 __all__ = ["Answer", "Request", "retrieve_answer"]
@@ -28,6 +29,11 @@ class Request:
     max_nodes: int
     threshold: float
     profile: str
+
+    @property
+    def knobs(self) -> Knobs:
+        """The retrieval's knobs (the query box sets no depth: the profiles' own)."""
+        return Knobs(max_nodes=self.max_nodes, similarity_threshold=self.threshold)
 
 
 @dataclass(frozen=True)
@@ -49,8 +55,7 @@ def retrieve_answer(
     query builds its keyword index, what is happening."""
     if sqlite:  # the amplihack-rs profile on the SQLite store (``ranked`` reads graph stores)
         graph = rs_sqlite_retrieve(store, agent, request.text, profile=request.profile,
-                                   max_nodes=request.max_nodes,
-                                   similarity_threshold=request.threshold)  # fmt: skip
+                                   knobs=request.knobs)  # fmt: skip
         why = Explanation(request.profile, graph, note="ranked reads graph stores only")
         texts = (graph.to_llm_context(), graph.to_llm_context(chronological=True))
         return Answer(request, graph, texts, why)
@@ -63,8 +68,7 @@ def retrieve_answer(
         memory.rel_tables(),
         request.text,
         profile=request.profile,
-        max_nodes=request.max_nodes,
-        similarity_threshold=request.threshold,
+        knobs=request.knobs,
     )
     subgraph = explanation.subgraph
     contexts = (subgraph.to_llm_context(), subgraph.to_llm_context(chronological=True))

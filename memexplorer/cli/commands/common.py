@@ -7,13 +7,13 @@ import os
 import shlex
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from rich.console import Console
+    from rich.console import Console, JustifyMethod
     from rich.text import Text
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_LOCKED = 0, 1, 2, 3
@@ -68,6 +68,29 @@ def literal(value: object) -> Text:
     from rich.text import Text
 
     return Text(str(value))
+
+
+def print_table(
+    title: str,
+    columns: Sequence[tuple[str, JustifyMethod]],
+    rows: Iterable[Sequence[object]],
+) -> Console:
+    """``title`` on one line as it is (it names paths: no markup, no highlighting, no
+    wrapping), then a table of ``columns`` (name, justify) whose cells are shown as
+    :func:`literal` text, or as styled when one is a Text already. Returns the
+    console, for the lines that follow the table."""
+    from rich.table import Table
+    from rich.text import Text
+
+    console = output_console()
+    console.print(title, highlight=False, markup=False, soft_wrap=True)
+    table = Table(show_edge=False)
+    for name, justify in columns:
+        table.add_column(name, justify=justify)
+    for row in rows:
+        table.add_row(*(cell if isinstance(cell, Text) else literal(cell) for cell in row))
+    console.print(table)
+    return console
 
 
 def undo_command(backup: Path) -> str:

@@ -10,9 +10,8 @@ from memexplorer.cli.command_classes import Args, command
 from memexplorer.cli.commands.common import (
     EXIT_FAILED,
     EXIT_OK,
-    literal,
-    output_console,
     print_json,
+    print_table,
     progress,
     warn,
 )
@@ -38,28 +37,21 @@ def _as_json(result: MigrationResult) -> dict[str, Any]:
 
 
 def _print_table(result: MigrationResult) -> None:
-    from rich.table import Table
+    from rich.text import Text
 
-    console = output_console()
     version = result.target_storage_version
     storage = f" storage {version}" if version is not None else ""
-    console.print(
-        f"Migrated {result.source} ({result.source_engine}) to {result.target} "
-        f"({result.target_engine}{storage})",
-        highlight=False,
-        markup=False,
-        soft_wrap=True,
-    )
-    table = Table(show_edge=False)
-    for name, justify in (("agent", "left"), ("table", "left"), ("source", "right"),
-                          ("new store", "right"), ("", "left")):  # fmt: skip
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    title = (f"Migrated {result.source} ({result.source_engine}) to {result.target} "
+             f"({result.target_engine}{storage})")  # fmt: skip
+    rows: list[tuple[object, ...]] = []
     for agent in result.agents:
         for name in agent.tables:
             source, target = agent.source.get(name, 0), agent.target.get(name, 0)
-            mark = "" if source == target else "[red]differs[/red]"
-            table.add_row(literal(agent.agent), literal(name), f"{source:,}", f"{target:,}", mark)
-    console.print(table)
+            mark = "" if source == target else Text("differs", style="red")
+            rows.append((agent.agent, name, f"{source:,}", f"{target:,}", mark))
+    columns = (("agent", "left"), ("table", "left"), ("source", "right"),
+               ("new store", "right"), ("", "left"))  # fmt: skip
+    print_table(title, columns, rows)
 
 
 @command("migrate", "copy a HierarchicalMemory store into a NEW store of the other engine "

@@ -108,7 +108,7 @@ def print_missed(explanation: Explanation) -> None:
 @json_option()
 def query(args: Args) -> int:
     from memexplorer.memory.retrieval_explain import explain_retrieval
-    from memexplorer.memory.retrieval_profiles import DEFAULT_PROFILE, check_profile
+    from memexplorer.memory.retrieval_profiles import DEFAULT_PROFILE, Knobs, check_profile
     from memexplorer.operator.agent_memory import open_agent_memory
     from memexplorer.operator.retrieval_rs_sqlite import rs_query_store
     from memexplorer.storage.exceptions import InvalidInputError
@@ -129,8 +129,7 @@ def query(args: Args) -> int:
                 memory.rel_tables(),
                 args.text,
                 profile=profile,
-                max_depth=args.max_depth,
-                max_nodes=args.max_nodes,
+                knobs=Knobs(max_depth=args.max_depth, max_nodes=args.max_nodes),
             )
             if args.explain
             else None
@@ -165,7 +164,7 @@ def query(args: Args) -> int:
 
 def _run_on_sqlite(args: Args, store: Path) -> int:
     """A query on amplihack-rs's SQLite store: the agent's own (amplihack-rs) retrieval."""
-    from memexplorer.memory.retrieval_profiles import check_profile
+    from memexplorer.memory.retrieval_profiles import Knobs, check_profile
     from memexplorer.operator.retrieval_rs_sqlite import rs_sqlite_retrieve
     from memexplorer.storage.exceptions import InvalidInputError, StoreNotFoundError
 
@@ -177,8 +176,8 @@ def _run_on_sqlite(args: Args, store: Path) -> int:
     if not store.is_file():
         raise StoreNotFoundError(store, f"No SQLite hierarchical store for agent {args.agent}")
     profile = check_profile(args.profile or "amplihack-rs")
-    subgraph = rs_sqlite_retrieve(store, args.agent, args.text, profile=profile,
-                                  max_depth=args.max_depth, max_nodes=args.max_nodes)  # fmt: skip
+    knobs = Knobs(max_depth=args.max_depth, max_nodes=args.max_nodes)
+    subgraph = rs_sqlite_retrieve(store, args.agent, args.text, profile=profile, knobs=knobs)
     if args.json:
         print_json({
             "agent": args.agent, "store": str(store), "query": args.text, "profile": profile,

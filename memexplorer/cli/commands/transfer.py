@@ -8,14 +8,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from memexplorer.cli.command_classes import Args, Handler, command
-from memexplorer.cli.commands.common import (
-    EXIT_OK,
-    literal,
-    output_console,
-    print_json,
-    progress,
-    warn,
-)
+from memexplorer.cli.commands.common import EXIT_OK, print_json, print_table, progress, warn
 from memexplorer.cli.commands.options import (
     agent_argument,
     argument,
@@ -34,16 +27,8 @@ def _as_json(result: ExportResult | ImportResult) -> dict[str, Any]:
 
 
 def _print_counts(title: str, counts: dict[str, int], extra: list[str]) -> None:
-    from rich.table import Table
-
-    console = output_console()
-    console.print(title, highlight=False, markup=False, soft_wrap=True)
-    table = Table(show_edge=False)
-    table.add_column("table")
-    table.add_column("count", justify="right")
-    for name, count in counts.items():
-        table.add_row(literal(name), f"{count:,}")
-    console.print(table)
+    rows = [(name, f"{count:,}") for name, count in counts.items()]
+    console = print_table(title, (("table", "left"), ("count", "right")), rows)
     for line in extra:
         console.print(line, markup=False)
 
