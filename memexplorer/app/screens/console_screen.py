@@ -37,7 +37,7 @@ from memexplorer.operator.console import (
     statement_writes,
 )
 from memexplorer.operator.console_run import ConsoleStopped, QueryProcess, runs_in_a_process
-from memexplorer.operator.query_history import CONSOLE_FILE_NAME, HistoryEntry, QueryHistory
+from memexplorer.operator.query_history import CONSOLE_FILE_NAME, HistoryEntry
 
 _EXAMPLES = {
     "kuzu": "MATCH (n:SemanticMemory) RETURN n.concept, n.content, n.confidence LIMIT 20",
@@ -61,24 +61,18 @@ class ConsoleScreen(ConsoleWrites, SavedQueries):
     #: Typing goes here at once (the screen would focus its first input instead).
     AUTO_FOCUS = "#editor"
     CSS_PATH = "console_screen.tcss"
+    HISTORY_FILE = CONSOLE_FILE_NAME
 
     @dataclass
     class Ran(Message):
         result: ConsoleResult
 
     def __init__(
-        self,
-        session: OperatorSession,
-        store: Path,
-        engine: str,
-        kind: str = "unknown",
-        history: QueryHistory | None = None,
+        self, session: OperatorSession, store: Path, engine: str, kind: str = "unknown"
     ) -> None:
-        super().__init__(session)
-        self.store = store
+        super().__init__(session, store)
         self.engine = engine
         self.kind = kind
-        self.saved = history or QueryHistory(name=CONSOLE_FILE_NAME)
         self.history: list[str] = []
         self.position = 0
         self.result: ConsoleResult | None = None

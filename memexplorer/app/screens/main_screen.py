@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from textual import on
@@ -27,6 +28,15 @@ from memexplorer.storage.engine_cache import CachedEngine
 
 #: The narrowest the stores pane and the table get when the split is moved.
 TREE_MIN, TABLE_MIN = 16, 24
+
+
+def _on_table(method: Callable[..., object], *args: int) -> Callable[[MainScreen], None]:
+    """A screen action that calls the node table's ``method`` with ``args``."""
+
+    def action(screen: MainScreen) -> None:
+        method(screen.table, *args)
+
+    return action
 
 
 class MainScreen(CorrectRow, TransferActions, WritingToggle):
@@ -132,29 +142,15 @@ class MainScreen(CorrectRow, TransferActions, WritingToggle):
         tree.styles.min_width = width  # the stylesheet's bounds give way to the operator's
         tree.styles.max_width = width
 
-    def action_focus_table(self) -> None:
-        self.table.focus_rows()
-
-    def action_filter(self) -> None:
-        self.table.start_filter()
-
-    def action_sort(self) -> None:
-        self.table.sort_by_cursor()
-
-    def action_next_page(self) -> None:
-        self.table.turn_page(1)
-
-    def action_previous_page(self) -> None:
-        self.table.turn_page(-1)
-
-    def action_first_page(self) -> None:
-        self.table.first_page()
-
-    def action_last_page(self) -> None:
-        self.table.last_page()
-
-    def action_open_row(self) -> None:
-        self.table.open_cursor_row()
+    # The table's own commands, whose keys work wherever the focus is on the screen.
+    action_focus_table = _on_table(NodeTable.focus_rows)
+    action_filter = _on_table(NodeTable.start_filter)
+    action_sort = _on_table(NodeTable.sort_by_cursor)
+    action_next_page = _on_table(NodeTable.turn_page, 1)
+    action_previous_page = _on_table(NodeTable.turn_page, -1)
+    action_first_page = _on_table(NodeTable.first_page)
+    action_last_page = _on_table(NodeTable.last_page)
+    action_open_row = _on_table(NodeTable.open_cursor_row)
 
     def action_view_value(self) -> None:
         value = self.table.cursor_value()

@@ -36,7 +36,7 @@ from memexplorer.app.widgets.worker_errors import report_failed_worker
 from memexplorer.memory.knowledge import KnowledgeNode
 from memexplorer.memory.retrieval_explain import Explanation, Step
 from memexplorer.memory.retrieval_profiles import DEFAULT_PROFILE
-from memexplorer.operator.query_history import HistoryEntry, QueryHistory
+from memexplorer.operator.query_history import HistoryEntry
 from memexplorer.operator.rs_sqlite_transfer import is_rs_store
 from memexplorer.operator.wording import counted
 
@@ -66,13 +66,9 @@ class QueryScreen(QueryKnobs, SavedQueries):
         steps: list[Step]
         kept: bool
 
-    def __init__(
-        self, session: OperatorSession, store: Path, agent: str, history: QueryHistory | None = None
-    ) -> None:
-        super().__init__(session)
-        self.store = store
+    def __init__(self, session: OperatorSession, store: Path, agent: str) -> None:
+        super().__init__(session, store)
         self.agent = agent
-        self.saved = history or QueryHistory()
         self.choices = ProfileChoices()
         self.sqlite = is_rs_store(store)
         self.profile = self.choices.get(store, "amplihack-rs" if self.sqlite else DEFAULT_PROFILE)
