@@ -16,7 +16,7 @@ import pytest
 
 from memexplorer.cli.main import main
 from memexplorer.memory.security import find_secrets
-from memexplorer.operator.backups import read_backup
+from memexplorer.operator.backup_records import read_backup
 from memexplorer.storage.stored_json import stored_json_text
 
 

@@ -16,7 +16,8 @@ from store_helpers import checksums
 
 from memexplorer.cli.main import main
 from memexplorer.operator import transfer_files
-from memexplorer.operator.backups import list_backups, restore_backup
+from memexplorer.operator.backup_records import list_backups
+from memexplorer.operator.backups import restore_backup
 from memexplorer.operator.transfer import export_agent_store, import_agent_store
 from memexplorer.operator.transfer_common import agent_counts
 from memexplorer.storage.exceptions import ImportDataError, StoreUpgradeRequired

@@ -16,7 +16,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from memexplorer.operator.backups import BackupRecord, read_backup
+from memexplorer.operator.backup_records import BackupRecord, read_backup
 from memexplorer.operator.browse import GraphBrowser, SqliteBrowser, StoreBrowser
 from memexplorer.operator.graph_rows import dump_graph
 from memexplorer.operator.saved_rows import SavedTable

@@ -27,11 +27,9 @@ from memexplorer.operator.backup_records import (
     BACKUP_FORMAT,
     BackupError,
     BackupRecord,
-    BadBackupError,
     RestoreResult,
     TableRestore,
     backups_folder,
-    list_backups,
     mark_restored,
     read_backup,
     read_manifest,
@@ -47,15 +45,6 @@ from memexplorer.storage.graph_open import open_graph_store
 from memexplorer.storage.sqlite_writer import sqlite_writer
 
 __all__ = [
-    "BACKUP_FORMAT",
-    "BackupError",
-    "BackupRecord",
-    "BadBackupError",
-    "RestoreResult",
-    "TableRestore",
-    "backups_folder",
-    "list_backups",
-    "read_backup",
     "restore_backup",
     "write_backup",
 ]

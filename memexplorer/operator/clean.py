@@ -20,7 +20,8 @@ from typing import Any, Literal
 
 from memexplorer.memory.inspection import detect_kind
 from memexplorer.memory.rs_sqlite_schema import is_rs_hierarchical
-from memexplorer.operator.backups import BackupRecord, write_backup
+from memexplorer.operator.backup_records import BackupRecord
+from memexplorer.operator.backups import write_backup
 from memexplorer.operator.clean_graph import delete_graph_plan, plan_graph, save_graph_plan
 from memexplorer.operator.clean_plan import SAMPLE_SIZE, Plan
 from memexplorer.operator.clean_selection import Selection

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from memexplorer.memory.rs_sqlite_schema import EDGE_TABLES
-from memexplorer.operator.backups import BackupRecord
+from memexplorer.operator.backup_records import BackupRecord
 from memexplorer.operator.correct_plan import CorrectionPlan, CorrectionRequest
 from memexplorer.operator.correct_read import plan_correction
 from memexplorer.operator.rs_sqlite_write import insert_agent, open_rs_writable

@@ -22,7 +22,7 @@ from memexplorer.memory.export_validation import Problems, parse_export
 from memexplorer.memory.hierarchical_memory import HierarchicalMemory
 from memexplorer.memory.hierarchical_schema import loads_json
 from memexplorer.memory.import_file import read_export
-from memexplorer.operator.backups import read_backup
+from memexplorer.operator.backup_records import read_backup
 from memexplorer.operator.diff_sqlite_backup import rs_store_as_it_was
 from memexplorer.operator.rs_sqlite_transfer import is_rs_store, read_rs_agent
 from memexplorer.operator.saved_rows import SavedTable

@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from memexplorer.memory.rs_sqlite_schema import SEMANTIC_TABLE
-from memexplorer.operator.backups import BackupRecord, write_backup
+from memexplorer.operator.backup_records import BackupRecord
+from memexplorer.operator.backups import write_backup
 from memexplorer.operator.graph_rows import save_nodes
 from memexplorer.operator.merge_plan import MergePlan, plan_merge
 from memexplorer.operator.merge_store import (

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from memexplorer.operator.audit import AuditFinding, FindingLocation, iter_locations
-from memexplorer.operator.backups import BackupRecord
+from memexplorer.operator.backup_records import BackupRecord
 from memexplorer.operator.compaction import CompactionResult
 from memexplorer.operator.redaction_values import scrubbed_value
 from memexplorer.operator.saved_rows import SavedTable

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from memexplorer.operator.backups import backups_folder, list_backups
+from memexplorer.operator.backup_records import backups_folder, list_backups
 from memexplorer.operator.rs_sqlite_transfer import rs_store_path
 from memexplorer.operator.transfer_common import transfer_store_path
 from memexplorer.operator.transfer_export import export_agent_store

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from memexplorer.operator.backup_diff import StoreDifference
-    from memexplorer.operator.backups import BackupRecord
+    from memexplorer.operator.backup_records import BackupRecord
 
 __all__ = [
     "counted",

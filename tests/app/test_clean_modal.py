@@ -20,7 +20,7 @@ from memexplorer.app.screens.clean_modal import CleanModal
 from memexplorer.app.screens.main_screen import MainScreen
 from memexplorer.app.widgets.node_table import NodeTable, TableSource
 from memexplorer.app.widgets.stores_tree import StoresTree
-from memexplorer.operator.backups import list_backups
+from memexplorer.operator.backup_records import list_backups
 from memexplorer.operator.demo import write_demo_home
 from memexplorer.operator.transfer import export_agent_store
 from memexplorer.storage.graphdb import KuzuStore

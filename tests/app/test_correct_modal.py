@@ -19,7 +19,7 @@ from memexplorer.app.screens.main_screen import MainScreen
 from memexplorer.app.screens.node_detail_screen import NodeDetailScreen, NodeRef
 from memexplorer.app.widgets.chain_timeline import ChainTimeline
 from memexplorer.app.widgets.node_table import TableSource
-from memexplorer.operator.backups import list_backups
+from memexplorer.operator.backup_records import list_backups
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 ORACLE = json.loads((FIXTURES / "expected_correction_kuzu.json").read_text())["cases"][0]

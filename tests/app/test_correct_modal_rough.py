@@ -17,7 +17,7 @@ from memexplorer.app.screens.correct_modal import CorrectModal
 from memexplorer.app.screens.node_detail_screen import NodeRef
 from memexplorer.app.screens.query_screen import QueryScreen
 from memexplorer.cli.main import main
-from memexplorer.operator.backups import list_backups
+from memexplorer.operator.backup_records import list_backups
 
 #: checkout-api runs 7 replicas in production (temporal_index 3 of 4).
 SEVEN = "9972a55b-1911-4f43-95c3-0e10251a1335"

@@ -10,7 +10,8 @@ from merge.planted import AGENT, build_graph_store, dump
 
 from memexplorer.app.explorer_app import create_app
 from memexplorer.app.screens.backups_screen import BackupsScreen
-from memexplorer.operator.backups import list_backups, restore_backup
+from memexplorer.operator.backup_records import list_backups
+from memexplorer.operator.backups import restore_backup
 from memexplorer.operator.merge import merge_facts, preview_merge
 
 

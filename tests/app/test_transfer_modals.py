@@ -16,7 +16,7 @@ from memexplorer.app.screens.export_modal import ExportModal
 from memexplorer.app.screens.import_modal import ImportModal
 from memexplorer.app.screens.main_screen import MainScreen
 from memexplorer.app.widgets.stores_tree import StoresTree
-from memexplorer.operator.backups import list_backups
+from memexplorer.operator.backup_records import list_backups
 from memexplorer.operator.transfer import export_agent_store
 from memexplorer.storage.exceptions import ImportDataError, StoreNotFoundError
 

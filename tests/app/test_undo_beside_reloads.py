@@ -23,7 +23,7 @@ from memexplorer.app.screens.main_screen import MainScreen
 from memexplorer.app.widgets.node_table import TableSource
 from memexplorer.app.widgets.stores_tree import AgentItem, StoresTree
 from memexplorer.operator import backups
-from memexplorer.operator.backups import list_backups
+from memexplorer.operator.backup_records import list_backups
 from memexplorer.storage.graphdb import KuzuStore
 
 OPS = "hierarchical_memory/ops-agent/kuzu_db"

@@ -18,7 +18,7 @@ from memexplorer.app.screens.error_modal import ErrorModal
 from memexplorer.app.screens.main_screen import MainScreen
 from memexplorer.app.screens.writing_modal import WritingModal
 from memexplorer.app.widgets.history_list import HistoryList
-from memexplorer.operator.backups import list_backups
+from memexplorer.operator.backup_records import list_backups
 from memexplorer.storage.exceptions import StoreLockedError
 from memexplorer.storage.graphdb import KuzuStore
 

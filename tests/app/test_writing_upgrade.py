@@ -15,7 +15,8 @@ from conftest import SIZE, settle
 from memexplorer.app.explorer_app import create_app
 from memexplorer.app.screens.writing_modal import WritingModal
 from memexplorer.app.widgets.stores_tree import StoresTree
-from memexplorer.operator.backups import list_backups, restore_backup
+from memexplorer.operator.backup_records import list_backups
+from memexplorer.operator.backups import restore_backup
 from memexplorer.storage.stores import sniff
 
 pytestmark = pytest.mark.skipif(

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from memexplorer import __version__
-from memexplorer.operator.backups import (
+from memexplorer.operator.backup_records import (
     BACKUP_FORMAT,
     BackupError,
     BadBackupError,
@@ -29,9 +29,8 @@ from memexplorer.operator.backups import (
     backups_folder,
     list_backups,
     read_backup,
-    restore_backup,
-    write_backup,
 )
+from memexplorer.operator.backups import restore_backup, write_backup
 from memexplorer.operator.sqlite_rows import delete_rows, save_rows
 from memexplorer.storage.exceptions import (
     InvalidInputError,

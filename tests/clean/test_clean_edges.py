@@ -13,7 +13,8 @@ import json
 import kuzu
 import pytest
 
-from memexplorer.operator.backups import read_backup, restore_backup
+from memexplorer.operator.backup_records import read_backup
+from memexplorer.operator.backups import restore_backup
 from memexplorer.operator.clean import clean_store, clean_target, preview_clean
 from memexplorer.operator.clean_selection import Selection
 

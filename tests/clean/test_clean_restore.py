@@ -8,13 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from memexplorer.operator.backups import (
-    BackupError,
-    list_backups,
-    read_backup,
-    restore_backup,
-    write_backup,
-)
+from memexplorer.operator.backup_records import BackupError, list_backups, read_backup
+from memexplorer.operator.backups import restore_backup, write_backup
 from memexplorer.operator.clean import clean_store, clean_target, preview_clean
 from memexplorer.operator.clean_selection import BadSelectionError, Selection
 from memexplorer.operator.graph_rows import save_nodes

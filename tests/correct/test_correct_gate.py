@@ -13,7 +13,7 @@ import pytest
 from gate_helpers import gate_held_elsewhere
 
 from memexplorer.memory.hierarchical_memory import HierarchicalMemory
-from memexplorer.operator.backups import list_backups
+from memexplorer.operator.backup_records import list_backups
 from memexplorer.operator.correct_plan import CorrectionRequest
 from memexplorer.operator.correct_read import correction_request, plan_correction
 from memexplorer.operator.correct_undo import undo_correction

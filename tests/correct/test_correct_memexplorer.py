@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from memexplorer.memory.hierarchical_memory import HierarchicalMemory
-from memexplorer.operator.backups import list_backups
+from memexplorer.operator.backup_records import list_backups
 from memexplorer.operator.correct_read import correction_request, plan_correction
 from memexplorer.operator.correct_undo import undo_correction
 from memexplorer.operator.correct_write import correct_fact

@@ -24,7 +24,7 @@ import pytest
 
 from memexplorer.cli.main import main
 from memexplorer.operator import correct_write
-from memexplorer.operator.backups import list_backups
+from memexplorer.operator.backup_records import list_backups
 
 from .store_dump import dump_store, store_diff
 

@@ -6,7 +6,8 @@ import json
 import sqlite3
 
 from memexplorer.operator.audit import audit_paths, audit_store
-from memexplorer.operator.backups import read_backup, restore_backup
+from memexplorer.operator.backup_records import read_backup
+from memexplorer.operator.backups import restore_backup
 from memexplorer.operator.redaction import redact_findings
 from memexplorer.storage.graphdb import KuzuStore
 

@@ -11,7 +11,7 @@ import pytest
 from gate_helpers import gate_held_elsewhere
 
 from memexplorer.operator.audit import audit_paths, audit_store
-from memexplorer.operator.backups import read_backup
+from memexplorer.operator.backup_records import read_backup
 from memexplorer.operator.redaction import redact_findings
 from memexplorer.storage.exceptions import CompactionError, StoreBusyError, StoreLockedError
 from memexplorer.storage.graphdb import KuzuStore

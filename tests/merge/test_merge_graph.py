@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from memexplorer.operator.backups import list_backups, restore_backup
+from memexplorer.operator.backup_records import list_backups
+from memexplorer.operator.backups import restore_backup
 from memexplorer.operator.merge import merge_facts, preview_merge
 from memexplorer.storage.exceptions import (
     InvalidInputError,

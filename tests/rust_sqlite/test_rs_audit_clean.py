@@ -8,7 +8,8 @@ import json
 
 from memexplorer.cli.main import main
 from memexplorer.operator.audit import audit_paths
-from memexplorer.operator.backups import list_backups, restore_backup
+from memexplorer.operator.backup_records import list_backups
+from memexplorer.operator.backups import restore_backup
 
 from .rust_reference import FOLDER, canonical, rust_export
 

@@ -10,7 +10,8 @@ import sqlite3
 import pytest
 
 from memexplorer.cli.main import main
-from memexplorer.operator.backups import list_backups, restore_backup
+from memexplorer.operator.backup_records import list_backups
+from memexplorer.operator.backups import restore_backup
 from memexplorer.operator.transfer import import_agent_store
 from memexplorer.storage.exceptions import WritesDisabledError
 

@@ -19,7 +19,7 @@ from memexplorer.app.operator_session import OperatorSession
 from memexplorer.app.screens.audit_labels import SORTS, node_ref, same_value, store_labels, trimmed
 from memexplorer.app.screens.undo_offer import UndoOffer
 from memexplorer.operator.audit import AuditFinding, AuditReport, audit_paths
-from memexplorer.operator.backups import BackupRecord
+from memexplorer.operator.backup_records import BackupRecord
 from memexplorer.operator.read_only_session import read_only_label
 
 

@@ -24,7 +24,8 @@ from memexplorer.app.screens.redact_modal import RedactModal, plan_changes
 from memexplorer.app.session_mode import write_action
 from memexplorer.app.widgets.worker_errors import report_failed_worker
 from memexplorer.operator.audit import AuditFinding
-from memexplorer.operator.backups import RestoreResult, restore_backup
+from memexplorer.operator.backup_records import RestoreResult
+from memexplorer.operator.backups import restore_backup
 from memexplorer.operator.redaction import RedactionResult, redact_findings
 from memexplorer.operator.wording import counted
 

@@ -20,7 +20,8 @@ from memexplorer.app.screens.operator_screen import OperatorModal, OperatorScree
 from memexplorer.app.session_mode import write_action
 from memexplorer.app.widgets.worker_errors import report_failed_worker
 from memexplorer.operator.backup_diff import StoreDifference, whole_store_difference
-from memexplorer.operator.backups import BackupRecord, RestoreResult, list_backups, restore_backup
+from memexplorer.operator.backup_records import BackupRecord, RestoreResult, list_backups
+from memexplorer.operator.backups import restore_backup
 from memexplorer.operator.wording import (
     counted,
     distinct_places,

@@ -19,7 +19,8 @@ from memexplorer.app.screens.confirm_modal import ConfirmModal
 from memexplorer.app.screens.undo_offer import UndoOffer
 from memexplorer.app.screens.writing_modal import WritingToggle
 from memexplorer.app.session_mode import refuse_in_read_only_session, write_action
-from memexplorer.operator.backups import BackupRecord, RestoreResult, restore_backup
+from memexplorer.operator.backup_records import BackupRecord, RestoreResult
+from memexplorer.operator.backups import restore_backup
 from memexplorer.operator.console import ConsoleResult, run_console_query
 from memexplorer.operator.read_only_session import read_only_label
 from memexplorer.operator.store_backup import write_store_backup

@@ -27,7 +27,7 @@ from memexplorer.app.screens.duplicates_search import DuplicatesSearch
 from memexplorer.app.screens.merge_choice import MergeChoice
 from memexplorer.app.session_mode import write_action
 from memexplorer.app.widgets.node_ref import NodeRef
-from memexplorer.operator.backups import BackupRecord, RestoreResult
+from memexplorer.operator.backup_records import BackupRecord, RestoreResult
 from memexplorer.operator.duplicates import DEFAULT_THRESHOLD
 from memexplorer.operator.duplicates_grouping import DuplicateGroup
 from memexplorer.operator.merge import MergeResult

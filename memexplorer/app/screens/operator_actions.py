@@ -24,7 +24,7 @@ from memexplorer.operator.catalog import StoreEntry
 from memexplorer.operator.wording import restored_summary, rows_and_edges, with_article
 
 if TYPE_CHECKING:
-    from memexplorer.operator.backups import RestoreResult
+    from memexplorer.operator.backup_records import RestoreResult
     from memexplorer.operator.clean import CleanResult
     from memexplorer.operator.clean_selection import Selection
 

@@ -12,7 +12,7 @@ from memexplorer.cli.commands.options import home_option, json_option, wide_opti
 @json_option()
 @wide_option()
 def backups(args: Args) -> int:
-    from memexplorer.operator.backups import backups_folder, list_backups
+    from memexplorer.operator.backup_records import backups_folder, list_backups
     from memexplorer.storage.backend_choice import amplihack_home
 
     home = amplihack_home(args.home)

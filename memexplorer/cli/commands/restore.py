@@ -11,7 +11,7 @@ from memexplorer.cli.commands.options import argument, json_option, yes_option
 from memexplorer.operator.wording import counted, rows_and_edges, whole_store_question
 
 if TYPE_CHECKING:
-    from memexplorer.operator.backups import BackupRecord
+    from memexplorer.operator.backup_records import BackupRecord
 
 
 def _question(record: BackupRecord) -> str:
@@ -47,7 +47,8 @@ def _question(record: BackupRecord) -> str:
 @yes_option("restore")
 @json_option()
 def restore(args: Args) -> int:
-    from memexplorer.operator.backups import read_backup, restore_backup
+    from memexplorer.operator.backup_records import read_backup
+    from memexplorer.operator.backups import restore_backup
 
     record, _ = read_backup(args.backup)
     stop = None if args.yes else refusal(_question(record), "restore")
