@@ -14,6 +14,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+from memexplorer.storage.parallel_reads import READERS_VARIABLE
+
 SCRIPT = textwrap.dedent(
     """
     import json, os, sys, threading, time
@@ -85,22 +87,22 @@ SCRIPT = textwrap.dedent(
 )
 
 
-def _run(case: str, scratch: Path) -> dict:
+def _run(case: str, scratch: Path, readers: str | None = "3") -> dict:
+    """``readers``: MEMEXPLORER_READERS (None: unset, the cores idle now decide)."""
+    env = {k: v for k, v in os.environ.items() if k != READERS_VARIABLE}
+    if readers is not None:
+        env[READERS_VARIABLE] = readers
     done = subprocess.run(
         [sys.executable, "-c", SCRIPT, case, str(scratch)],
-        capture_output=True, text=True, timeout=120,
+        capture_output=True, text=True, timeout=120, env=env,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
 
-def _cores() -> int:
-    return len(os.sched_getaffinity(0))
-
-
-def test_every_item_comes_back_in_order_read_by_as_many_processes_as_cores(tmp_path):
+def test_every_item_comes_back_in_order_read_by_as_many_processes_as_asked(tmp_path):
     out = _run("plain", tmp_path)
-    assert out["workers"] == min(_cores(), 9)
+    assert out["workers"] == 3
     assert [r[0] for r in out["results"]] == list(range(9))
     readers = {r[1] for r in out["results"]}
     assert len(readers) == out["workers"]
@@ -135,6 +137,19 @@ def test_a_stop_here_kills_the_children_at_once(tmp_path):
     assert len(out["children"]) == out["workers"] - 1
     assert out["alive"] == []  # killed and reaped, not left sleeping for a minute
     assert out["seconds"] < 20
+
+
+def test_without_a_number_asked_the_idle_cores_decide(tmp_path):
+    out = _run("plain", tmp_path, readers=None)
+    assert 1 <= out["workers"] <= len(os.sched_getaffinity(0))
+    assert len({r[1] for r in out["results"]}) == out["workers"]
+    assert [r[0] for r in out["results"]] == list(range(9))
+
+
+def test_one_reader_asked_reads_here_alone(tmp_path):
+    out = _run("plain", tmp_path, readers="1")
+    assert out["workers"] == 1
+    assert out["results"] == [[i, out["here"]] for i in range(9)]
 
 
 def test_a_process_with_another_thread_never_forks(tmp_path):
