@@ -94,6 +94,9 @@ class Worker:
         self.owner = os.getpid()
         self.number = 0
         self.running = 0
+        #: A call was stopped before its whole answer was read: the rest of that
+        #: answer would be read as the next call's, so the worker takes no more.
+        self.broken = False
         frame = read_frame(self.process.stdout)  # type: ignore[arg-type]
         self.hello: tuple[str, int] | None = None
         self.import_error = ""
@@ -107,10 +110,14 @@ class Worker:
             self.stop()
 
     def alive(self) -> bool:
-        return self.owner == os.getpid() and self.process.poll() is None
+        return self.owner == os.getpid() and not self.broken and self.process.poll() is None
 
     def call(self, op: str, *args: Any) -> tuple[int, bytes]:
-        """Send one request and wait for its answer (callers serialise calls)."""
+        """Send one request and wait for its answer (callers serialise calls). A
+        call stopped on the way (ctrl+c) interrupts the worker's query and leaves
+        the worker broken: every later call raises WorkerGone."""
+        if self.broken:
+            raise WorkerGone
         self.number += 1
         request = pickle.dumps((self.number, op, args), pickle.HIGHEST_PROTOCOL)
         try:
@@ -119,6 +126,10 @@ class Worker:
             frame = read_frame(self.process.stdout)  # type: ignore[arg-type]
         except (BrokenPipeError, ValueError, OSError):
             frame = None
+        except BaseException:
+            self.interrupt()
+            self.broken = True
+            raise
         finally:
             self.running = 0
         if frame is None:
