@@ -15,7 +15,10 @@ What keeps this as trustworthy as reading the stores one after another:
 - a child sends back only what it read. What it could not read (an error, a child
   that died, a reply cut short) is read again here, so an error and its message
   are the plain loop's own;
-- a stop (``KeyboardInterrupt``) kills the children before it goes on;
+- a stop (``KeyboardInterrupt``) stops the children before it goes on, as a
+  ctrl+c stops this process: each gets one ``KeyboardInterrupt`` and lets go of
+  what it holds (a store's private copy in the temporary folder), and is killed
+  only if it has not ended within :data:`STOP_SECONDS`;
 - it is for reads only: a child's write would pass by this process's writing gate.
 """
 
@@ -24,6 +27,7 @@ from __future__ import annotations
 import os
 import pickle
 import signal
+import time
 from collections.abc import Callable, Sequence
 from typing import Generic, TypeVar
 
@@ -35,6 +39,9 @@ R = TypeVar("R")
 #: Processes at most, this one included, whatever the cores: each opens stores of its own.
 MAX_WORKERS = 8
 
+
+#: How long a stopped child may take to let go of what it holds before it is killed.
+STOP_SECONDS = 10.0
 
 #: Sets how many processes read (1: this one alone), instead of the cores idle now.
 READERS_VARIABLE = "MEMEXPLORER_READERS"
@@ -143,10 +150,14 @@ class _Child(Generic[R]):
     @classmethod
     def start(cls, read: Callable[[T], R], items: Sequence[T], share: list[int]) -> _Child[R]:
         reply, write_end = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # the child: never returns
-            os.close(reply)
-            _child_reads(read, items, share, write_end)
+        # A ctrl+c waits until the child is inside _child_reads, which always exits.
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            pid = os.fork()
+            if pid == 0:  # the child: never returns
+                _child_reads(read, items, share, write_end, reply, mask)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         os.close(write_end)
         return cls(pid, reply)
 
@@ -172,23 +183,49 @@ class _Child(Generic[R]):
         return found
 
     def kill(self) -> None:
+        """Stop the child as ctrl+c would, then kill it if it has not ended in time."""
         if self._reaped:
             return
         try:
-            os.kill(self._pid, signal.SIGKILL)
-            os.waitpid(self._pid, 0)
+            os.kill(self._pid, signal.SIGINT)
+            deadline = time.monotonic() + STOP_SECONDS
+            while os.waitpid(self._pid, os.WNOHANG) == (0, 0):
+                if time.monotonic() > deadline:
+                    os.kill(self._pid, signal.SIGKILL)
+                    os.waitpid(self._pid, 0)
+                    break
+                time.sleep(0.01)
         except (ProcessLookupError, ChildProcessError):
             pass
+        self._reaped = True
         if self._reply >= 0:  # not yet handed to collect()
             os.close(self._reply)
             self._reply = -1
 
 
-def _child_reads(read: Callable[[T], R], items: Sequence[T], share: list[int], out: int) -> None:
+def _stop_once(signum: int, frame: object) -> None:
+    """A child's ctrl+c: one KeyboardInterrupt, the terminal's or the parent's, so a
+    second one cannot cut short what the first one is undoing."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
+def _child_reads(
+    read: Callable[[T], R],
+    items: Sequence[T],
+    share: list[int],
+    out: int,
+    parents_end: int,
+    mask: set[signal.Signals],
+) -> None:
     """The child's whole life: read its share, send what it read, leave at once
-    (``os._exit``: no atexit handler of the parent's and no flush of its buffers)."""
+    (``os._exit``: no atexit handler of the parent's and no flush of its buffers).
+    SIGINT is blocked until its handler is in place (``mask``: the parent's own)."""
     status = 1
     try:
+        signal.signal(signal.SIGINT, _stop_once)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        os.close(parents_end)
         done: dict[int, bytes] = {}
         for index in share:
             try:

@@ -44,14 +44,29 @@ SCRIPT = textwrap.dedent(
     def unpicklable(i):
         return (lambda: i) if os.getpid() != here else plain(i)
 
+    def ready():
+        return [name for name in os.listdir(scratch) if name.isdigit()]
+
     def stopped(i):
         if os.getpid() != here:
             open(os.path.join(scratch, str(os.getpid())), "w").close()
             time.sleep(60)
         deadline = time.monotonic() + 20
-        while len(os.listdir(scratch)) < out["workers"] - 1 and time.monotonic() < deadline:
+        while len(ready()) < out["workers"] - 1 and time.monotonic() < deadline:
             time.sleep(0.01)
         raise KeyboardInterrupt
+
+    def tidying(i):
+        # a child holds something to remove when stopped (a store's private copy)
+        if os.getpid() != here:
+            held = os.path.join(scratch, "held", str(os.getpid()))
+            os.makedirs(held)
+            try:
+                stopped(i)
+            finally:
+                time.sleep(0.2)  # removing it takes a while, as closing a store does
+                os.rmdir(held)
+        stopped(i)
 
     def shown(results):
         return [r if isinstance(r, list) else
@@ -64,16 +79,18 @@ SCRIPT = textwrap.dedent(
         out["workers"] = workers_here(len(items))
         out["results"] = shown(read_in_parallel(plain, items))
         release.set()
-    elif case == "stopped":
+    elif case in ("stopped", "tidying"):
         started = time.monotonic()
         try:
-            read_in_parallel(stopped, items)
+            read_in_parallel(stopped if case == "stopped" else tidying, items)
         except KeyboardInterrupt:
             out["stopped"] = True
         out["seconds"] = time.monotonic() - started
-        pids = [int(name) for name in os.listdir(scratch)]
+        pids = [int(name) for name in ready()]
         out["children"] = pids
         out["alive"] = [p for p in pids if os.path.exists(f"/proc/{p}")]
+        held = os.path.join(scratch, "held")
+        out["held"] = os.listdir(held) if os.path.exists(held) else []
     else:
         calls = []
         read = {"plain": plain, "failing": failing, "child_dies": child_dies,
@@ -136,6 +153,18 @@ def test_a_stop_here_kills_the_children_at_once(tmp_path):
     assert out["stopped"]
     assert len(out["children"]) == out["workers"] - 1
     assert out["alive"] == []  # killed and reaped, not left sleeping for a minute
+    assert out["seconds"] < 20
+
+
+def test_a_stop_here_lets_the_children_let_go_of_what_they_hold(tmp_path):
+    """A child stopped as a ctrl+c stops it (SIGINT) undoes what it holds, as a
+    plain read here does: a store's private copy in the temporary folder is
+    removed, not left behind by a SIGKILL."""
+    out = _run("tidying", tmp_path)
+    assert out["stopped"]
+    assert len(out["children"]) == out["workers"] - 1 == 2
+    assert out["held"] == []
+    assert out["alive"] == []
     assert out["seconds"] < 20
 
 
