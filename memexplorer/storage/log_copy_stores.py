@@ -7,6 +7,7 @@ LadybugDB driver.
 
 from __future__ import annotations
 
+import secrets
 import shutil
 import tempfile
 from pathlib import Path
@@ -27,13 +28,18 @@ class _PrivateCopyStore(LadybugStore):
     store, which is never opened."""
 
     def __init__(self, store: Path, prefix: str, log: Path | None, **options: Any) -> None:
-        self.folder = Path(tempfile.mkdtemp(prefix=prefix))
+        # Named before it is made, so a ctrl+c just after mkdir still removes it
+        # (mkdtemp, stopped between its mkdir and its return, left it behind).
+        self.folder = Path(tempfile.gettempdir(), f"{prefix}{secrets.token_hex(8)}")
         copy = self.folder / store.name
         try:
+            self.folder.mkdir(mode=0o700)
             shutil.copyfile(store, copy)
             if log is not None:
                 shutil.copyfile(log, copy.with_name(copy.name + ".wal"))
             super().__init__(copy, read_only=True, **options)
+        except FileExistsError:  # the name was taken: not ours to remove
+            raise
         except BaseException:
             shutil.rmtree(self.folder, ignore_errors=True)
             raise
