@@ -101,7 +101,15 @@ class QueryKnobs(OperatorScreen[None]):
         self._rerun()
 
     def action_switch_profile(self) -> None:
-        """The next profile; remembered for this store, then the query runs again."""
+        """The next profile; remembered for this store, then the query runs again.
+        amplihack-rs's SQLite store has one: library and ranked read graph stores."""
+        if self.sqlite:
+            self.notify(
+                "This is amplihack-rs's SQLite store: its agent's own retrieval "
+                "(amplihack-rs) is the one that reads it; library and ranked read graph stores.",
+                title="One profile here",
+            )
+            return
         self.profile = PROFILES[(PROFILES.index(self.profile) + 1) % len(PROFILES)]
         try:
             self.choices.set(self.store, self.profile)

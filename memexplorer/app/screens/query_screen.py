@@ -71,7 +71,8 @@ class QueryScreen(QueryKnobs, SavedQueries):
         self.agent = agent
         self.choices = ProfileChoices()
         self.sqlite = is_rs_store(store)
-        self.profile = self.choices.get(store, "amplihack-rs" if self.sqlite else DEFAULT_PROFILE)
+        # On the SQLite store only amplihack-rs runs, whatever an earlier p kept for it.
+        self.profile = "amplihack-rs" if self.sqlite else self.choices.get(store, DEFAULT_PROFILE)
         self.max_nodes = 20
         self.threshold = 0.3
         self.chronological = False
