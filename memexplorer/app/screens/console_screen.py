@@ -39,8 +39,10 @@ from memexplorer.operator.console import (
 from memexplorer.operator.console_run import ConsoleStopped, QueryProcess, runs_in_a_process
 from memexplorer.operator.query_history import CONSOLE_FILE_NAME, HistoryEntry
 
+_CYPHER_EXAMPLE = "MATCH (n:SemanticMemory) RETURN n.concept, n.content, n.confidence LIMIT 20"
 _EXAMPLES = {
-    "kuzu": "MATCH (n:SemanticMemory) RETURN n.concept, n.content, n.confidence LIMIT 20",
+    "kuzu": _CYPHER_EXAMPLE,
+    "ladybug": _CYPHER_EXAMPLE,
     "sqlite": "SELECT name FROM sqlite_master WHERE type = 'table'",
 }
 
