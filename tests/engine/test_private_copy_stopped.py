@@ -44,7 +44,7 @@ def test_ctrl_c_just_after_the_private_folder_is_made_removes_it(
     assert list(temporary.iterdir()) == []
 
 
-def test_the_private_copy_is_read_and_removed_on_close(
+def test_the_private_copy_is_private_read_and_removed_on_close(
     crashed_writer: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
     temporary = tmp_path / "tmp"
@@ -53,5 +53,8 @@ def test_the_private_copy_is_read_and_removed_on_close(
     with open_graph_store(crashed_writer, read_only=True) as store:
         (folder,) = temporary.iterdir()
         assert folder.stat().st_mode & 0o777 == 0o700
+        copies = sorted(path.name for path in folder.iterdir() if path.is_file())
+        assert copies[:1] == ["ladybug_db"]  # the store; the log is not copied here
+        assert {(folder / name).stat().st_mode & 0o777 for name in copies} == {0o600}
         assert store.scalar("MATCH (f:SemanticMemory) RETURN count(f)") == 5
     assert list(temporary.iterdir()) == []
