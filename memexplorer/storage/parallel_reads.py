@@ -24,6 +24,7 @@ What keeps this as trustworthy as reading the stores one after another:
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import signal
@@ -99,8 +100,7 @@ def read_in_parallel(
         for child in children:
             results.update(child.collect())
     except BaseException:
-        for child in children:
-            child.kill()
+        _stop(children)
         raise
     return [
         results[index] if index in results else _attempt(read, items[index], catch)
@@ -182,25 +182,35 @@ class _Child(Generic[R]):
                 continue
         return found
 
-    def kill(self) -> None:
-        """Stop the child as ctrl+c would, then kill it if it has not ended in time."""
-        if self._reaped:
-            return
-        try:
-            os.kill(self._pid, signal.SIGINT)
-            deadline = time.monotonic() + STOP_SECONDS
-            while os.waitpid(self._pid, os.WNOHANG) == (0, 0):
-                if time.monotonic() > deadline:
-                    os.kill(self._pid, signal.SIGKILL)
-                    os.waitpid(self._pid, 0)
-                    break
-                time.sleep(0.01)
-        except (ProcessLookupError, ChildProcessError):
-            pass
-        self._reaped = True
+    def interrupt(self) -> None:
+        """Stop the child as ctrl+c would (it lets go of what it holds)."""
+        if not self._reaped:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self._pid, signal.SIGINT)
+
+    def ended(self, deadline: float) -> None:
+        """Wait for the child to end until ``deadline`` (time.monotonic), then kill it."""
+        if not self._reaped:
+            with contextlib.suppress(ProcessLookupError, ChildProcessError):
+                while os.waitpid(self._pid, os.WNOHANG) == (0, 0):
+                    if time.monotonic() > deadline:
+                        os.kill(self._pid, signal.SIGKILL)
+                        os.waitpid(self._pid, 0)
+                        break
+                    time.sleep(0.01)
+            self._reaped = True
         if self._reply >= 0:  # not yet handed to collect()
             os.close(self._reply)
             self._reply = -1
+
+
+def _stop(children: list[_Child[R]]) -> None:
+    """Stop every child at once, then wait for them all within one STOP_SECONDS."""
+    for child in children:
+        child.interrupt()
+    deadline = time.monotonic() + STOP_SECONDS
+    for child in children:
+        child.ended(deadline)
 
 
 def _stop_once(signum: int, frame: object) -> None:

@@ -64,7 +64,7 @@ SCRIPT = textwrap.dedent(
             try:
                 stopped(i)
             finally:
-                time.sleep(0.2)  # removing it takes a while, as closing a store does
+                time.sleep(2.5)  # removing it takes a while, as closing a store may
                 os.rmdir(held)
         stopped(i)
 
@@ -165,7 +165,9 @@ def test_a_stop_here_lets_the_children_let_go_of_what_they_hold(tmp_path):
     assert len(out["children"]) == out["workers"] - 1 == 2
     assert out["held"] == []
     assert out["alive"] == []
-    assert out["seconds"] < 20
+    # Both stopped at once, not one after the other (2 x 2.5 s): a stop waits for
+    # the slowest child, not for their sum.
+    assert out["seconds"] < 4.5
 
 
 def test_without_a_number_asked_the_idle_cores_decide(tmp_path):
