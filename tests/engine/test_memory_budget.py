@@ -82,17 +82,8 @@ def test_engine_limits_take_the_pool_given_else_the_budgets():
     assert EngineLimits(0).pool(read_only=True) == 0
 
 
-def test_a_kuzu_store_opens_with_the_limits_it_was_given(tmp_path, monkeypatch):
-    import kuzu
-
-    opened: list[dict[str, object]] = []
-    real = kuzu.Database
-
-    def spy(path, **options):
-        opened.append(options)
-        return real(path, **options)
-
-    monkeypatch.setattr(kuzu, "Database", spy)
+def test_a_kuzu_store_opens_with_the_limits_it_was_given(tmp_path, kuzu_opens):
+    opened = kuzu_opens
     store = tmp_path / "limits.kuzu"
     open_graph_store(store, read_only=False, create="kuzu", max_threads=1).close()
     set_memory_budget(64 * MiB)

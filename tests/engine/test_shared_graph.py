@@ -17,17 +17,8 @@ from memexplorer.storage.shared_graph import acquire_graph, release_graph
 MiB = 1024 * 1024
 
 
-def test_every_open_of_a_shared_graph_keeps_the_first_openers_limits(tmp_path, monkeypatch):
-    import kuzu
-
-    opened: list[dict[str, object]] = []
-    real = kuzu.Database
-
-    def spy(path, **options):
-        opened.append(options)
-        return real(path, **options)
-
-    monkeypatch.setattr(kuzu, "Database", spy)
+def test_every_open_of_a_shared_graph_keeps_the_first_openers_limits(tmp_path, kuzu_opens):
+    opened = kuzu_opens
     path = tmp_path / "limits.kuzu"
     release_graph(acquire_graph(path, create=True))  # 0: the engine's pool, its size
     shared = acquire_graph(path, create=False, buffer_pool_size=48 * MiB, max_db_size=1024 * MiB)
