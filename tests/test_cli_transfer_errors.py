@@ -56,6 +56,15 @@ HOSTILE = {
         '{"semantic_nodes": [], "episodic_nodes": [], "\\udfff": 1}',
         "lone UTF-16 surrogate",
     ),
+    # a field of the wrong type is a problem named, not a KeyError of the spill
+    "tags-object": (
+        '{"semantic_nodes": [{"memory_id": "a", "tags": {"x": 1}}], "episodic_nodes": []}',
+        "problem(s)",
+    ),
+    "metadata-list": (
+        '{"semantic_nodes": [], "episodic_nodes": [{"memory_id": "e", "metadata": [1]}]}',
+        "problem(s)",
+    ),
 }
 
 
@@ -109,3 +118,18 @@ def test_an_agent_name_with_spaces_names_the_same_folder(reference_stores, tmp_p
     assert run.returncode == 0, run.stderr
     assert '"agent": "ops-agent"' in run.stdout
     assert not Path(home / "hierarchical_memory" / " ops-agent  ").exists()
+
+
+@pytest.mark.parametrize("merge", [False, True])
+def test_a_fifo_as_the_import_source_is_refused_not_waited_on(reference_stores, tmp_path, merge):
+    fifo = tmp_path / "export.json"
+    os.mkfifo(fifo)
+    store = reference_stores / OPS
+    before = checksums(store.parent)
+    args = ["import", "ops-agent", str(fifo), "--storage-path", str(store)]
+    run = subprocess.run(
+        [sys.executable, "-m", "memexplorer", *args, *(["--merge"] if merge else [])],
+        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    _refused(run, 2, "not a regular file")
+    assert checksums(store.parent) == before

@@ -71,15 +71,15 @@ def check_export_file(source: Path, *, merge: bool, spill: RowSpill | None = Non
         summary.counts[key] = position + 1
         if key in NODE_TABLES:
             node = check_node(key, position, item, summary.ids[NODE_TABLES[key]], problems)
-            if node is not None and spill is not None:
-                spill.node(key, node)
+            if node is not None and spill is not None and not problems.count:
+                spill.node(key, node)  # a record with a problem may lack a field
         elif key in _SPECS:
             spec = _SPECS[key]
             edge = check_edge(spec, position, item, problems)
             if edge is None:
                 continue
-            if spill is not None:
-                spill.edge(spec, edge)
+            if spill is not None and not problems.count:
+                spill.edge(spec, edge)  # nothing is written once a problem is found
             where = f"{key}[{position}]"
             if edge["source_id"] not in summary.ids["SemanticMemory"]:
                 pending.append((where, "source_id", "SemanticMemory", edge["source_id"]))

@@ -115,6 +115,11 @@ def import_agent_store(
     reject_symlink(source, "The import source")
     if not source.exists():
         raise StoreNotFoundError(source, "No such file to import")
+    if not (source.is_file() or source.is_dir()):  # a FIFO would wait for a writer forever
+        raise InvalidInputError(
+            f"The import source {source} is not a regular file (a pipe, socket or device)",
+            hint="Save the export to a file first, then import that file.",
+        )
     sqlite = engine == "sqlite" or transfer_wants_sqlite()
     store = transfer_store_path(agent, storage_path=storage_path, home=home,
                                 engine=engine or "kuzu", sqlite=sqlite,
