@@ -189,8 +189,15 @@ def dump_graph(graph: GraphStore) -> list[SavedTable]:
 
 
 def delete_nodes(graph: GraphStore, table: str, ids: list[Any]) -> None:
-    """Remove these nodes and every edge on them (call inside a transaction)."""
-    key = identifier(node_key(graph, table))
-    query = f"UNWIND $ids AS i MATCH (n:{identifier(table)} {{{key}: i}}) DETACH DELETE n"
+    """Remove these nodes and every edge on them (call inside a transaction).
+
+    The edges go first, by their own DELETE: kuzu 0.11.3's replay of a committed
+    DETACH DELETE from its log (the writer killed before its checkpoint) leaves
+    the edges coming in to the deleted nodes behind."""
+    node = f"(n:{identifier(table)} {{{identifier(node_key(graph, table))}: i}})"
+    queries = [f"UNWIND $ids AS i MATCH {node}-[r]->() DELETE r",
+               f"UNWIND $ids AS i MATCH ()-[r]->{node} DELETE r",
+               f"UNWIND $ids AS i MATCH {node} DETACH DELETE n"]  # fmt: skip
     for chunk in chunks(ids):
-        graph.execute(query, {"ids": chunk})
+        for query in queries:
+            graph.execute(query, {"ids": chunk})
