@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import os
 import stat
+import subprocess
+import sys
 from importlib.util import find_spec
 from pathlib import Path
 
@@ -128,3 +130,18 @@ def test_differing_counts_exit_1(reference_stores, tmp_path, capsys, monkeypatch
     captured = capsys.readouterr()
     assert json.loads(captured.out)["agents"]["support-bot"]["differing"] == ["SIMILAR_TO"]
     assert "support-bot: counts differ in SIMILAR_TO" in captured.err
+
+
+def test_a_killed_migration_leaves_a_stage_the_next_one_removes(reference_stores, tmp_path):
+    """A migration killed while it builds its stage leaves ``.<name>.migrate-PID``
+    behind (possibly as big as the store); the next migration beside it removes it."""
+    source = reference_stores / HIERARCHICAL / "ops-agent"
+    folder = tmp_path / "new" / "ops-agent"
+    folder.mkdir(parents=True, mode=0o700)
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True).stdout.strip()  # fmt: skip
+    stage = folder / f".ladybug_db.migrate-{dead}"
+    stage.write_bytes(b"\0" * 20480)  # what a migration killed at its start leaves
+    target = folder / "ladybug_db"
+    assert main(["migrate", str(source), str(target)]) == 0
+    assert sorted(p.name for p in folder.iterdir()) == ["ladybug_db"]

@@ -25,6 +25,7 @@ from memexplorer.memory.hierarchical_memory import HierarchicalMemory
 from memexplorer.memory.inspection import StoreSummary, summarize_store
 from memexplorer.operator.rs_sqlite_transfer import GRAPH_NAMES, is_rs_store, read_rs_agent
 from memexplorer.operator.rs_sqlite_write import insert_agent, open_rs_writable
+from memexplorer.operator.transfer_files import remove_stale_stages
 from memexplorer.operator.write_gate import write_gate
 from memexplorer.storage.atomic_files import PRIVATE_FILE, fsync_folder, sync_file
 from memexplorer.storage.collector import collector_paused, release_gradually
@@ -155,6 +156,7 @@ def _write_target(
     source: Path, source_engine: str, target: Path, agents: list[str], engine: TargetEngine
 ) -> None:
     """Build the new store under a temporary name, then link it into place."""
+    remove_stale_stages(target, "migrate")  # a killed migration's, maybe store-sized
     stage = target.with_name(f".{target.name}.migrate-{os.getpid()}")
     try:
         _copy_agents(source, source_engine, stage, agents, engine)

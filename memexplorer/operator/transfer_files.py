@@ -170,9 +170,9 @@ def stage_folder(store: Path) -> Path:
     return folder
 
 
-def remove_stale_stages(store: Path) -> None:
-    """Remove stages left by imports whose process died (killed mid-import)."""
-    for stage in store.parent.glob(f".{store.name}.import-*"):
+def remove_stale_stages(store: Path, kind: str = "import") -> None:
+    """Remove stages left by imports (or ``kind``: migrations) whose process died."""
+    for stage in store.parent.glob(f".{store.name}.{kind}-*"):
         pid = stage.name.rsplit("-", 1)[-1].split(".", 1)[0]
         if not pid.isdigit() or _process_alive(int(pid)):
             continue
