@@ -153,3 +153,21 @@ def test_stats_read_in_several_processes_say_what_one_process_says(tmp_path):
         assert several.stderr.count("Damaged store") == 2, several.stderr
     stores = json.loads(run("stats", str(home), "--json").stdout)["stores"]
     assert len(stores) == 7  # the demo's nine, less the two cut short
+
+
+def test_a_fifo_named_like_a_store_is_passed_over_not_waited_on(reference_stores):
+    """Reading a FIFO's header waits for a writer that never comes: stats, audit and
+    diff must not open one (each store beside it is still read)."""
+    home = reference_stores / "home" / ".amplihack"
+    os.mkfifo(home / "memory.db")
+    os.mkdir(home / "hierarchical_memory" / "evil-agent")
+    os.mkfifo(home / "hierarchical_memory" / "evil-agent" / "kuzu_db")
+    stats = run("stats", str(home), "--json", timeout=120)
+    assert stats.returncode == 0, stats.stderr
+    paths = {s["path"] for s in json.loads(stats.stdout)["stores"]}
+    assert str(home / "hierarchical_memory/ops-agent/kuzu_db") in paths
+    assert str(home / "memory.db") not in paths
+    assert run("audit", str(home), timeout=120).returncode in (0, 1)
+    ops = home / "hierarchical_memory/ops-agent/kuzu_db"
+    diff = run("diff", str(home / "memory.db"), str(ops), timeout=120)
+    assert diff.returncode == 2 and "Traceback" not in diff.stderr

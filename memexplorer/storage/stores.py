@@ -102,6 +102,8 @@ def sniff(path: str | Path) -> StoreFormat:
                 version = found.storage_version if found else None
                 return StoreFormat(path, engine, version, "directory")
         raise NotAStoreError(path, "This folder is not a database")
+    if path.exists() and not path.is_file():  # reading a FIFO's header would wait forever
+        raise NotAStoreError(path, "Not a regular file (a pipe, socket or device)")
     header = _read_header(path)
     if not header:
         raise NotAStoreError(path, "The file is empty")
