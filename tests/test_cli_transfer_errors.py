@@ -3,6 +3,7 @@ never a traceback: each runs the real CLI in its own process."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -132,4 +133,16 @@ def test_a_fifo_as_the_import_source_is_refused_not_waited_on(reference_stores, 
         capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
     )  # fmt: skip
     _refused(run, 2, "not a regular file")
+    assert checksums(store.parent) == before
+
+
+def test_a_value_too_big_for_the_buffer_pool_says_to_give_more_memory(reference_stores, tmp_path):
+    source = tmp_path / "huge.json"
+    fact = {"memory_id": "huge", "concept": "c", "content": "x" * (48 * 1024 * 1024)}
+    source.write_text(json.dumps({"semantic_nodes": [fact], "episodic_nodes": []}))
+    store = reference_stores / OPS
+    before = checksums(store.parent)
+    run = _cli("import", "ops-agent", str(source), "--storage-path", str(store), "--allow-empty")
+    _refused(run, 1, "buffer pool is full")
+    assert "--memory" in run.stderr
     assert checksums(store.parent) == before

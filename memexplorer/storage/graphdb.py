@@ -155,9 +155,13 @@ class KuzuStore(GraphStoreBase):
                 # kuzu finds the Arrow table by its variable name in this frame.
                 self._conn.execute(copy_statement(table, "memexplorer_copy_rows", pair))
             except RuntimeError as exc:
+                first = str(exc).splitlines()[0]
+                more = ("The buffer pool is too small for these rows (a very large value?): "
+                        "run again with more memory, e.g. --memory 2G. "
+                        if "Buffer manager exception" in first else "")  # fmt: skip
                 raise QueryError(
-                    f"Kuzu refused a bulk insert into {table}: {str(exc).splitlines()[0]}",
-                    hint=f"Store: {self.path}",
+                    f"Kuzu refused a bulk insert into {table}: {first}",
+                    hint=f"{more}Store: {self.path}",
                 ) from None
 
     def rows_capped(
