@@ -57,6 +57,8 @@ HOSTILE = {
         '{"semantic_nodes": [], "episodic_nodes": [], "\\udfff": 1}',
         "lone UTF-16 surrogate",
     ),
+    # what some editors write first: named as such, not as a truncated file
+    "bom": ('\ufeff{"semantic_nodes": [], "episodic_nodes": []}', "byte-order mark"),
     # a field of the wrong type is a problem named, not a KeyError of the spill
     "tags-object": (
         '{"semantic_nodes": [{"memory_id": "a", "tags": {"x": 1}}], "episodic_nodes": []}',
@@ -146,3 +148,9 @@ def test_a_value_too_big_for_the_buffer_pool_says_to_give_more_memory(reference_
     _refused(run, 1, "buffer pool is full")
     assert "--memory" in run.stderr
     assert checksums(store.parent) == before
+
+
+def test_diff_names_a_byte_order_mark_too(reference_stores, tmp_path):
+    source = tmp_path / "bom.json"
+    source.write_bytes(b'\xef\xbb\xbf{"semantic_nodes": [], "episodic_nodes": []}')
+    _refused(_cli("diff", str(source), str(reference_stores / OPS)), 2, "byte-order mark")

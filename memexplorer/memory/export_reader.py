@@ -51,6 +51,11 @@ class _Text:
         if self.eof:
             return False
         raw = self.handle.read(size)
+        if not self.bytes_read and raw.startswith(codecs.BOM_UTF8):
+            raise ImportDataError(
+                f"{self.source} starts with a byte-order mark (BOM), which JSON does not allow",
+                hint="Save the file as UTF-8 without a BOM, or export it again.",
+            )
         try:
             text = self.decoder.decode(raw, final=not raw)
         except UnicodeDecodeError as exc:

@@ -41,6 +41,11 @@ def read_export(source: Path) -> dict[str, Any]:
             f"{source} is not UTF-8 text (byte {exc.start})",
             hint="Give a JSON export written by memexplorer or the reference library.",
         ) from None
+    if text.startswith("\ufeff"):
+        raise ImportDataError(
+            f"{source} starts with a byte-order mark (BOM), which JSON does not allow",
+            hint="Save the file as UTF-8 without a BOM, or export it again.",
+        )
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -61,7 +61,8 @@ class DiffSide:
 
 def _is_json(path: Path) -> bool:
     with path.open("rb") as handle:
-        return handle.read(64).lstrip()[:1] in (b"{", b"[")
+        # a BOM first is JSON's too, for read_export to name
+        return handle.read(64).removeprefix(b"\xef\xbb\xbf").lstrip()[:1] in (b"{", b"[")
 
 
 def side_agent(spec: str | Path) -> str | None:
