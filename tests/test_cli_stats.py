@@ -171,3 +171,18 @@ def test_a_fifo_named_like_a_store_is_passed_over_not_waited_on(reference_stores
     ops = home / "hierarchical_memory/ops-agent/kuzu_db"
     diff = run("diff", str(home / "memory.db"), str(ops), timeout=120)
     assert diff.returncode == 2 and "Traceback" not in diff.stderr
+
+
+def test_a_killed_imports_private_copy_is_not_listed_as_a_store(reference_stores):
+    """An import killed before its rename leaves ``.<store>.import-PID/<store>``, a
+    half-built copy: no listing may show it as one of the home's stores."""
+    home = reference_stores / "home" / ".amplihack"
+    store = home / "hierarchical_memory/ops-agent/kuzu_db"
+    stage = store.with_name(".kuzu_db.import-4194304")
+    stage.mkdir(mode=0o700)
+    shutil.copyfile(store, stage / "kuzu_db")
+    stats = run("stats", str(home), "--json", timeout=120)
+    assert stats.returncode == 0, stats.stderr
+    paths = {s["path"] for s in json.loads(stats.stdout)["stores"]}
+    assert str(store) in paths
+    assert not [path for path in paths if ".import-" in path]

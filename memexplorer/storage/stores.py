@@ -10,6 +10,7 @@ possibly rewrite) a file it does not understand.
 from __future__ import annotations
 
 import os
+import re
 import struct
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,6 +53,9 @@ _OLD_KUZU_MARKERS = ("catalog.kz", "data.kz")
 #: Not searched for stores; "backups" holds memexplorer's own backups (whole-store copies
 #: among them), which are not live stores.
 _SKIP_DIRS = {"__pycache__", ".git", "node_modules", "backups"}
+#: memexplorer's private copies beside a store (``.kuzu_db.import-PID``): one a
+#: killed writer left is half built, never a store of the home.
+_STAGE_DIR = re.compile(r"\..+\.(import|migrate|compact|restore)-[0-9a-f]+")
 
 
 @dataclass(frozen=True)
@@ -204,7 +208,7 @@ def find_stores(root: str | Path, *, max_depth: int = 6) -> list[StoreFormat]:
         keep = []
         for name in sorted(dirs):
             sub = here / name
-            if name in _SKIP_DIRS or sub.is_symlink():
+            if name in _SKIP_DIRS or _STAGE_DIR.fullmatch(name) or sub.is_symlink():
                 continue
             if any((sub / marker).is_file() for marker in _OLD_KUZU_MARKERS):
                 found.append(sniff(sub))
