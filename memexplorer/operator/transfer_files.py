@@ -20,6 +20,7 @@ from typing import TextIO
 
 from memexplorer.storage.atomic_files import (
     atomic_file,
+    copy_to_private_file,
     create_private_file,
     fsync_folder,
     replace_file,
@@ -38,9 +39,6 @@ __all__ = [
     "stage_folder",
     "write_atomically",
 ]
-
-#: Copy in pieces this big, so a cancel is heard between them.
-_CHUNK = 64 * 1024 * 1024
 
 
 @contextmanager
@@ -79,24 +77,17 @@ def write_atomically(
 
 
 def copy_into_private_file(source: Path, target: Path, control: TaskControl | None = None) -> None:
-    """Copy ``source`` into a new 0o600 ``target`` (mode set before the first byte),
-    synced; ``control`` may cancel between pieces. The caller removes ``target``
-    on failure."""
+    """Copy ``source`` into a new 0o600 ``target`` (mode set before the first byte;
+    a leftover of a killed run is replaced), synced; ``control`` may cancel between
+    pieces. The caller removes ``target`` on failure."""
     with _writing(target):
-        out = _private_file(target)
-        try:
-            with open(source, "rb") as handle:
-                size = os.fstat(handle.fileno()).st_size
-                done = 0
-                while True:
-                    checkpoint(control, "copying the store", done, size, "bytes")
-                    sent = os.sendfile(out, handle.fileno(), done, _CHUNK)
-                    if sent == 0:
-                        break
-                    done += sent
-            os.fsync(out)
-        finally:
-            os.close(out)
+        target.unlink(missing_ok=True)
+        copy_to_private_file(
+            source, target,
+            before_piece=lambda done, size: checkpoint(
+                control, "copying the store", done, size, "bytes"
+            ),
+        )  # fmt: skip
 
 
 def copy_file_atomically(source: Path, target: Path, control: TaskControl | None = None) -> None:

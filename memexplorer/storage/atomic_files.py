@@ -23,6 +23,7 @@ from typing import IO, Any
 __all__ = [
     "PRIVATE_FILE",
     "atomic_file",
+    "copy_to_private_file",
     "create_private_file",
     "fsync_folder",
     "publish_folder",
@@ -33,6 +34,8 @@ __all__ = [
 
 #: Readable and writable by the user only: every file memexplorer writes.
 PRIVATE_FILE = 0o600
+#: A copy goes in pieces this big, so whoever watches it is heard between them.
+COPY_PIECE = 64 * 1024 * 1024
 
 
 def fsync_folder(folder: Path) -> None:
@@ -48,6 +51,35 @@ def create_private_file(path: Path, mode: int = PRIVATE_FILE) -> int:
     """Create ``path`` with ``mode`` before a byte is in it; refuse an existing file
     or a symbolic link in its place. Returns the open file descriptor."""
     return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
+
+
+def copy_to_private_file(
+    source: Path,
+    target: Path,
+    *,
+    before_piece: Callable[[int, int], None] | None = None,
+    sync: bool = True,
+) -> None:
+    """Copy ``source`` into a new ``target`` made private before a byte is in it
+    (:func:`create_private_file`), synced unless ``sync`` is off (a scratch copy
+    nobody keeps). ``before_piece(done, size)`` is called before each piece of
+    :data:`COPY_PIECE` bytes: a cancel raised there stops the copy."""
+    out = create_private_file(target)
+    try:
+        with open(source, "rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            done = 0
+            while True:
+                if before_piece is not None:
+                    before_piece(done, size)
+                sent = os.sendfile(out, handle.fileno(), done, COPY_PIECE)
+                if sent == 0:
+                    break
+                done += sent
+        if sync:
+            os.fsync(out)
+    finally:
+        os.close(out)
 
 
 def write_new_file(path: Path, payload: bytes, mode: int = PRIVATE_FILE) -> None:

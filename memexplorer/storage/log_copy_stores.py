@@ -7,14 +7,13 @@ LadybugDB driver.
 
 from __future__ import annotations
 
-import os
 import secrets
 import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from memexplorer.storage.atomic_files import create_private_file
+from memexplorer.storage.atomic_files import copy_to_private_file
 from memexplorer.storage.exceptions import StoreLockedError
 from memexplorer.storage.ladybug_store import LadybugStore
 from memexplorer.storage.memory_budget import DEFAULT_LIMITS, EngineLimits
@@ -22,13 +21,6 @@ from memexplorer.storage.worker_process import WorkerRuntime
 from memexplorer.storage.writer_log import UnreplayableLog, held_by_a_writer
 
 __all__ = ["CheckpointStore", "ReplayedLogStore"]
-
-
-def _private_copy(source: Path, target: Path) -> None:
-    """``source`` copied to a new ``target`` made 0600 before a byte is in it, as
-    every file memexplorer makes (shutil's copy took the umask's 0644)."""
-    with open(source, "rb") as old, os.fdopen(create_private_file(target), "wb") as new:
-        shutil.copyfileobj(old, new)
 
 
 class _PrivateCopyStore(LadybugStore):
@@ -43,9 +35,9 @@ class _PrivateCopyStore(LadybugStore):
         copy = self.folder / store.name
         try:
             self.folder.mkdir(mode=0o700)
-            _private_copy(store, copy)
+            copy_to_private_file(store, copy, sync=False)
             if log is not None:
-                _private_copy(log, copy.with_name(copy.name + ".wal"))
+                copy_to_private_file(log, copy.with_name(copy.name + ".wal"), sync=False)
             super().__init__(copy, read_only=True, **options)
         except FileExistsError:  # the name was taken: not ours to remove
             raise
