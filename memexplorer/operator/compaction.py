@@ -36,7 +36,7 @@ from memexplorer.storage.graph_open import (
 )
 from memexplorer.storage.graph_schema_copy import catalog_snapshot, schema_script
 from memexplorer.storage.graph_store import GraphStore
-from memexplorer.storage.stores import sniff
+from memexplorer.storage.stores import sniff, stage_path
 
 __all__ = ["CompactionResult", "compact_graph_store"]
 
@@ -176,7 +176,7 @@ def compact_graph_store(
             "without closing",
             hint="Nothing was changed. Stop the writer (or let it finish) and compact again.",
         )
-    new = path.with_name(f".{path.name}.compact-{secrets.token_hex(4)}")
+    new = stage_path(path, "compact", secrets.token_hex(4))
     bytes_before = path.stat().st_size
     try:
         with open_graph_store(path) as source:

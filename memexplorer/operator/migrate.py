@@ -33,7 +33,7 @@ from memexplorer.storage.exceptions import InvalidInputError, StoreNotFoundError
 from memexplorer.storage.graph_open import require_graph_readable
 from memexplorer.storage.names import validate_agent_name
 from memexplorer.storage.private_dirs import make_private_dirs
-from memexplorer.storage.stores import resolve_hierarchical_path, sniff
+from memexplorer.storage.stores import resolve_hierarchical_path, sniff, stage_path
 
 __all__ = ["AgentCounts", "MigrationResult", "TargetEngine", "migrate_store"]
 
@@ -157,7 +157,7 @@ def _write_target(
 ) -> None:
     """Build the new store under a temporary name, then link it into place."""
     remove_stale_stages(target, "migrate")  # a killed migration's, maybe store-sized
-    stage = target.with_name(f".{target.name}.migrate-{os.getpid()}")
+    stage = stage_path(target, "migrate", str(os.getpid()))
     try:
         _copy_agents(source, source_engine, stage, agents, engine)
         sync_file(stage, PRIVATE_FILE)

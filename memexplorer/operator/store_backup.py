@@ -37,6 +37,7 @@ from memexplorer.operator.write_gate import write_gate
 from memexplorer.storage.atomic_files import create_private_file, replace_file
 from memexplorer.storage.exceptions import InvalidInputError
 from memexplorer.storage.sqlite_db import SqliteError, open_sqlite
+from memexplorer.storage.stores import stage_path
 
 __all__ = ["FILE_MODE", "restore_store_file", "write_closed_store_backup", "write_store_backup"]
 
@@ -162,7 +163,7 @@ def restore_store_file(record: BackupRecord, manifest: dict[str, Any]) -> None:
             return
         open_graph(store, read_only=False).close()  # refused while another process holds it
         ticket.accept_changes()  # that open may checkpoint; from here nothing else may write
-        temporary = store.with_name(f".{store.name}.restore-{uuid.uuid4().hex[:8]}")
+        temporary = stage_path(store, "restore", uuid.uuid4().hex[:8])
 
         def last_check() -> None:
             ticket.ensure_unchanged()

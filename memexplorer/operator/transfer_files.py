@@ -28,6 +28,7 @@ from memexplorer.storage.atomic_files import (
 from memexplorer.storage.exceptions import FileWriteError, StorePermissionError
 from memexplorer.storage.private_dirs import make_private_dirs
 from memexplorer.storage.progress import TaskControl, checkpoint
+from memexplorer.storage.stores import StageKind, stage_path
 
 __all__ = [
     "copy_file_atomically",
@@ -154,16 +155,16 @@ def keep_bak_copy(store: Path, bak: Path, sidecars: tuple[str, ...]) -> None:
 def stage_folder(store: Path) -> Path:
     """A new private folder beside ``store`` for this process's staged copy."""
     remove_stale_stages(store)
-    folder = store.with_name(f".{store.name}.import-{os.getpid()}")
+    folder = stage_path(store, "import", str(os.getpid()))
     shutil.rmtree(folder, ignore_errors=True)
     with _writing(folder):
         folder.mkdir(mode=0o700)
     return folder
 
 
-def remove_stale_stages(store: Path, kind: str = "import") -> None:
+def remove_stale_stages(store: Path, kind: StageKind = "import") -> None:
     """Remove stages left by imports (or ``kind``: migrations) whose process died."""
-    for stage in store.parent.glob(f".{store.name}.{kind}-*"):
+    for stage in store.parent.glob(stage_path(store, kind, "*").name):
         pid = stage.name.rsplit("-", 1)[-1].split(".", 1)[0]
         if not pid.isdigit() or _process_alive(int(pid)):
             continue

@@ -14,7 +14,7 @@ import re
 import struct
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 
 from memexplorer.storage.exceptions import (
     NotAStoreError,
@@ -24,12 +24,14 @@ from memexplorer.storage.exceptions import (
 
 __all__ = [
     "KUZU_STORAGE_VERSION",
+    "StageKind",
     "StoreFormat",
     "empty_folder",
     "find_stores",
     "require_kuzu_readable",
     "resolve_hierarchical_path",
     "sniff",
+    "stage_path",
 ]
 
 Engine = Literal["kuzu", "ladybug", "sqlite"]
@@ -53,9 +55,17 @@ _OLD_KUZU_MARKERS = ("catalog.kz", "data.kz")
 #: Not searched for stores; "backups" holds memexplorer's own backups (whole-store copies
 #: among them), which are not live stores.
 _SKIP_DIRS = {"__pycache__", ".git", "node_modules", "backups"}
-#: memexplorer's private copies beside a store (``.kuzu_db.import-PID``): one a
-#: killed writer left is half built, never a store of the home.
-_STAGE_DIR = re.compile(r"\..+\.(import|migrate|compact|restore)-[0-9a-f]+")
+#: The writes that build a private copy beside a store (``.kuzu_db.import-PID``):
+#: one a killed writer left is half built, never a store of the home.
+StageKind = Literal["import", "migrate", "compact", "restore"]
+_STAGE_DIR = re.compile(rf"\..+\.({'|'.join(get_args(StageKind))})-[0-9a-f]+")
+
+
+def stage_path(store: Path, kind: StageKind, tag: str) -> Path:
+    """The private copy a write of ``kind`` builds beside ``store``; ``tag`` (the
+    writer's pid, or random hex) tells writers apart. :func:`find_stores` passes
+    over these names (``*`` as ``tag`` makes the glob of them all)."""
+    return store.with_name(f".{store.name}.{kind}-{tag}")
 
 
 @dataclass(frozen=True)
