@@ -47,6 +47,7 @@ from memexplorer.storage.sqlite_db import (
     SqliteRow,
     SqliteStatementError,
     open_sqlite,
+    sqlite_tables,
 )
 from memexplorer.storage.sqlite_readonly import open_sqlite_readonly
 from memexplorer.storage.sqlite_writer import immediate_transaction
@@ -75,10 +76,7 @@ class SqliteFlatStore(FlatMemoryStore):
             connection = open_sqlite(self.path, wait_s=2.0, any_thread=True)
             connection.isolation_level = None
         try:
-            names = {
-                row[0]
-                for row in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")
-            }
+            names = sqlite_tables(connection)
             if created or (not self.read_only and not names):
                 connection.executescript(FLAT_SQLITE_SCHEMA)
             elif FLAT_TABLES - names:

@@ -17,7 +17,7 @@ from memexplorer.storage.exceptions import CorruptStoreError
 from memexplorer.storage.graph_counts import AGENT_COLUMNS, agent_column, agent_counts
 from memexplorer.storage.graph_open import open_graph_store
 from memexplorer.storage.graphdb import GraphStore, identifier
-from memexplorer.storage.sqlite_db import SqliteConnection, SqliteDatabaseError
+from memexplorer.storage.sqlite_db import SqliteConnection, SqliteDatabaseError, sqlite_tables
 from memexplorer.storage.sqlite_readonly import open_sqlite_readonly
 from memexplorer.storage.store_readers import store_reader
 from memexplorer.storage.stores import StoreFormat, sniff
@@ -205,10 +205,7 @@ def _summarize_rs_sqlite(fmt: StoreFormat, connection: SqliteConnection) -> Stor
 def _summarize_sqlite(fmt: StoreFormat) -> StoreSummary:
     connection = open_sqlite_readonly(fmt.path)
     try:
-        names = {
-            row[0]
-            for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-        }
+        names = sqlite_tables(connection)
         kind = sqlite_kind(names)
         if kind == "hierarchical":
             return _summarize_rs_sqlite(fmt, connection)

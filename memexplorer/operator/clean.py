@@ -33,7 +33,7 @@ from memexplorer.storage.collector import collector_paused
 from memexplorer.storage.exceptions import InvalidInputError
 from memexplorer.storage.graph_open import open_graph_store, require_graph_readable
 from memexplorer.storage.graphdb import GraphStore
-from memexplorer.storage.sqlite_db import SqliteConnection
+from memexplorer.storage.sqlite_db import SqliteConnection, sqlite_tables
 from memexplorer.storage.sqlite_readonly import open_sqlite_readonly
 from memexplorer.storage.sqlite_writer import sqlite_writer
 from memexplorer.storage.stores import resolve_hierarchical_path, sniff
@@ -163,7 +163,7 @@ def _graph_kind(graph: GraphStore) -> str:
 
 
 def _sqlite_kind(db: SqliteConnection) -> str:
-    names = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    names = sqlite_tables(db)
     if is_rs_hierarchical(names):
         return "hierarchical"
     if "experiences" in names:

@@ -28,7 +28,7 @@ from memexplorer.storage.graph_open import open_graph_store
 from memexplorer.storage.graphdb import GraphStore
 from memexplorer.storage.names import validate_agent_name
 from memexplorer.storage.progress import TaskControl, checkpoint
-from memexplorer.storage.sqlite_db import SqliteConnection
+from memexplorer.storage.sqlite_db import SqliteConnection, sqlite_tables
 from memexplorer.storage.stores import resolve_hierarchical_path, sniff
 
 __all__ = [
@@ -164,7 +164,7 @@ def read_sqlite_facts(
     connection: SqliteConnection, store: Path, agent: str, control: TaskControl | None = None
 ) -> StoreFacts:
     """The agent's facts in amplihack-rs's SQLite hierarchical store."""
-    names = {r[0] for r in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    names = sqlite_tables(connection)
     if not is_rs_hierarchical(names):
         raise NotAStoreError(
             store, "Duplicates are found in hierarchical stores; this SQLite file is not one",

@@ -20,12 +20,10 @@ from memexplorer.operator.redaction_plan import (
 from memexplorer.operator.saved_rows import SavedTable
 from memexplorer.operator.sqlite_rows import rebuild_fts, save_rows
 from memexplorer.storage.graphdb import identifier
-from memexplorer.storage.sqlite_db import SqliteConnection, open_sqlite_autocommit
+from memexplorer.storage.sqlite_db import SqliteConnection, open_sqlite_autocommit, sqlite_tables
 from memexplorer.storage.sqlite_writer import another_writer, immediate_transaction
 
 __all__ = ["redact_sqlite"]
-
-_TABLES = "SELECT name FROM sqlite_master WHERE type='table'"
 
 
 def redact_sqlite(path: Path, locations: list[FindingLocation], home: Path) -> RedactionResult:
@@ -61,8 +59,7 @@ def _redact_sqlite_rows(
             plans.append((table, key_names, changes))
     if not plans:
         return
-    tables = {name for (name,) in connection.execute(_TABLES)}
-    kind = sqlite_kind(tables)  # a store of no known kind is recorded as ""
+    kind = sqlite_kind(sqlite_tables(connection))  # a store of no known kind is recorded as ""
     result.backup = write_backup(
         home, action="redact", store=path, kind="" if kind == "unknown" else kind, engine="sqlite",
         tables=backups, agents=agents_of(backups), selection={"audit": "redact"},

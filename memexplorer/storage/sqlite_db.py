@@ -26,6 +26,7 @@ __all__ = [
     "open_sqlite_autocommit",
     "open_sqlite_in_memory",
     "open_sqlite_mode_ro",
+    "sqlite_tables",
 ]
 
 #: An open database (for annotations; made by the opens below).
@@ -82,3 +83,12 @@ def open_sqlite_mode_ro(path: str | Path, *, any_thread: bool = False) -> Sqlite
 def open_sqlite_in_memory() -> SqliteConnection:
     """An empty database in memory (a scratch copy that no file ever sees)."""
     return sqlite3.connect(":memory:")
+
+
+def sqlite_tables(connection: SqliteConnection) -> set[str]:
+    """The names of the tables the file holds (SQLite's own and virtual tables
+    among them): what a store's kind is told by."""
+    return {name for (name,) in connection.execute(_TABLES)}
+
+
+_TABLES = "SELECT name FROM sqlite_master WHERE type = 'table'"
