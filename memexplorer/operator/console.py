@@ -21,6 +21,7 @@ import pyarrow as pa
 
 from memexplorer.operator.browse import GraphBrowser, SqliteBrowser, StoreBrowser
 from memexplorer.operator.console_run import QueryProcess, runs_in_a_process
+from memexplorer.operator.wording import counted
 from memexplorer.operator.write_gate import write_gate
 from memexplorer.storage.exceptions import InvalidInputError, ReadOnlyStoreError
 from memexplorer.storage.graphdb import QueryError
@@ -106,18 +107,14 @@ class ConsoleResult:
         """What ran, in words that are true: a write's changed rows, never its
         (usually empty) result as if it were the change."""
         took = f"in {self.seconds * 1000:.0f} ms"
-        rows = _count(self.data.num_rows, "row")
+        rows = counted(self.data.num_rows, "row")
         capped = f" (stopped at the cap of {self.data.num_rows:,})" if self.truncated else ""
         if not self.wrote:
             return f"{rows}{capped} {took}"
         returned = f"{rows}{capped} returned, " if self.data.num_columns else ""
         if self.changed is None:
             return f"{returned}written {took} (the engine gives no count of changed rows)"
-        return f"{returned}{_count(self.changed, 'row')} changed {took}"
-
-
-def _count(number: int, noun: str) -> str:
-    return f"{number:,} {noun}{'s' if number != 1 else ''}"
+        return f"{returned}{counted(self.changed, 'row')} changed {took}"
 
 
 def _json(value: Any) -> str:
