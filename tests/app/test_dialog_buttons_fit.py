@@ -28,16 +28,21 @@ def _shown(button: Button) -> bool:
     return seen == button.region and button.region.height > 0
 
 
+async def _redact_every_finding(pilot) -> None:
+    """From the stores screen: the audit, then redact of every finding."""
+    await settle(pilot)
+    await pilot.press("a")
+    await settle(pilot)
+    assert isinstance(pilot.app.screen, AuditScreen)
+    await pilot.press("a", "d")  # every finding, then redact
+    await settle(pilot)
+
+
 async def test_redact_of_every_finding_shows_its_buttons_at_80x24(tmp_path: Path):
     home = write_demo_home(tmp_path / ".amplihack")
     app = create_app(home)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        await pilot.press("a")
-        await settle(pilot)
-        assert isinstance(app.screen, AuditScreen)
-        await pilot.press("a", "d")  # every finding, then redact
-        await settle(pilot)
+        await _redact_every_finding(pilot)
         modal = app.screen
         assert isinstance(modal, RedactModal) and len(modal.changes) > 5
         for button in modal.query(Button):
@@ -51,11 +56,7 @@ async def test_the_question_is_shown_from_its_first_line(tmp_path: Path):
     home = write_demo_home(tmp_path / ".amplihack")
     app = create_app(home)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        await pilot.press("a")
-        await settle(pilot)
-        await pilot.press("a", "d")
-        await settle(pilot)
+        await _redact_every_finding(pilot)
         body = app.screen.query_one("#body")
         assert body.max_scroll_y > 0 and body.scroll_y == 0  # it scrolls, from the top
 
